@@ -1,0 +1,169 @@
+"""The `jaxcourse` command: release, check-source, grade, demo and lesson upkeep."""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import nbformat
+from sqlalchemy.exc import SAWarning
+
+from . import fabricate
+from .course import PLATFORMS, Course, CourseError
+from .execute import Limits, SandboxUnavailable
+from .grade import Options, PlatformUnavailable, grade_lesson, preflight, trusted_run
+from .release import ClearOutputExceptFigures, is_figure, release
+
+DEMO_MARKER = ".jaxcourse-demo"
+
+
+def _course(args) -> Course:
+    return Course.at(args.course_dir)
+
+
+def _options(args) -> Options:
+    limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout)
+    return Options(platform=args.platform, limits=limits, sandbox=not getattr(args, "unsafe_no_sandbox", False))
+
+
+def cmd_release(args) -> int:
+    for path in release(_course(args), args.lessons):
+        print(f"released {path}")
+    return 0
+
+
+def cmd_check_source(args) -> int:
+    course, options = _course(args), _options(args)
+    preflight(options.platform)
+    failed = 0
+    for lesson in course.select(args.lessons):
+        start = time.monotonic()
+        try:
+            result = trusted_run(course, lesson, options)
+        except CourseError as exc:
+            failed += 1
+            print(f"FAIL {lesson}: {exc}")
+            continue
+        print(f"ok   {lesson}: {len(result['checks'])} graded cells pass "
+              f"({time.monotonic() - start:.1f}s on {result['receipt']['backend']})")
+    return 1 if failed else 0
+
+
+def cmd_grade(args) -> int:
+    course, options = _course(args), _options(args)
+    if not options.sandbox:
+        print("WARNING: grading without a sandbox; submissions run with your rights", file=sys.stderr)
+    summary = grade_lesson(course, args.lesson, options)
+    print(summary.table())
+    print(f"CSV: {summary.csv_path}\nautograded: {course.autograded}\nfeedback: {course.feedback}")
+    if summary.platform_mismatch:
+        print("ERROR: some submissions did not run on the requested platform (status platform-mismatch)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_demo(args) -> int:
+    """Release every lesson into a scratch course, fabricate three students, grade them."""
+    course, origin = _course(args), Course.at(args.source_from)
+    if course.root.exists():
+        if not (course.root / DEMO_MARKER).exists():
+            raise CourseError(f"{course.root} exists and is not a demo course folder; choose another --course-dir")
+        shutil.rmtree(course.root)
+    course.root.mkdir(parents=True)
+    (course.root / DEMO_MARKER).write_text("created by `jaxcourse demo`; safe to delete\n")
+    shutil.copytree(origin.source, course.source)
+    lessons = course.select(args.lessons)
+    release(course, lessons)
+    for lesson in lessons:
+        release_nb = nbformat.read(course.release / lesson / f"{lesson}.ipynb", as_version=4)
+        fabricate.submit(course, "student-correct", lesson, fabricate.solved(course, lesson, release_nb))
+        first_mutant = fabricate.mutants(course, lesson)[:1]
+        if first_mutant:
+            fabricate.submit(course, "student-one-wrong", lesson,
+                             fabricate.solved(course, lesson, release_nb, first_mutant[0]))
+        fabricate.submit(course, "student-untouched", lesson, release_nb)
+    options = _options(args)
+    mismatch = False
+    for lesson in lessons:
+        print(f"\n== {lesson}")
+        summary = grade_lesson(course, lesson, options)
+        print(summary.table())
+        mismatch |= summary.platform_mismatch
+    print(f"\nautograded notebooks: {course.autograded}\nfeedback (HTML): {course.feedback}\n"
+          f"grades (CSV): {course.grades}\ngradebook: {course.gradebook}")
+    return 1 if mismatch else 0
+
+
+def cmd_clean_source(args) -> int:
+    course = _course(args)
+    for lesson in course.select(args.lessons):
+        path = course.lesson_notebook(lesson)
+        nb = nbformat.read(path, as_version=4)
+        nb, _ = ClearOutputExceptFigures().preprocess(nb, {})
+        nbformat.write(nb, path)
+        print(f"cleaned {path}")
+    return 0
+
+
+def cmd_record_figures(args) -> int:
+    course, options = _course(args), _options(args)
+    for lesson in course.select(args.lessons):
+        path = course.lesson_notebook(lesson)
+        executed = trusted_run(course, lesson, options)["notebook"]
+        nb = nbformat.read(path, as_version=4)
+        for cell, ran in zip(nb.cells, executed.cells):
+            if cell.cell_type == "code" and is_figure(cell):
+                cell.outputs = ran.outputs
+        nb, _ = ClearOutputExceptFigures().preprocess(nb, {})
+        nbformat.write(nb, path)
+        print(f"recorded figures in {path}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="jaxcourse", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
+
+    def command(name, func, help_text, lessons="*", execution=False):
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--course-dir", default=".", help="course folder (default: the current directory)")
+        if lessons == "*":
+            p.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
+        elif lessons == "1":
+            p.add_argument("lesson", metavar="LESSON")
+        if execution:
+            p.add_argument("--platform", choices=PLATFORMS, default="cpu")
+            p.add_argument("--cell-timeout", type=int, default=Limits.cell_timeout, metavar="S",
+                           help=f"seconds per cell (default {Limits.cell_timeout}, room for JIT compilation)")
+            p.add_argument("--notebook-timeout", type=int, default=Limits.notebook_timeout, metavar="S")
+        p.set_defaults(func=func)
+        return p
+
+    command("release", cmd_release, "generate release/ with nbgrader and check it leaks nothing")
+    command("check-source", cmd_check_source, "run instructor notebooks through the grader; fail unless every graded cell passes", execution=True)
+    grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db, feedback/ and grades/LESSON.csv", lessons="1", execution=True)
+    grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")
+    demo = command("demo", cmd_demo, "release, fabricate three students per lesson, grade and show the results", execution=True)
+    demo.add_argument("--source-from", default=".", help="course folder whose source/ the demo copies")
+    command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks, keeping figures")
+    command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure cells", execution=True)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    # nbgrader 0.9.6 triggers SQLAlchemy 2 autoflush warnings that say nothing about the grades.
+    warnings.filterwarnings("ignore", category=SAWarning)
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (CourseError, PlatformUnavailable, SandboxUnavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

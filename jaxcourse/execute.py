@@ -1,0 +1,368 @@
+"""Execute one notebook inside a bubblewrap sandbox on a requested JAX platform.
+
+The sandbox sees the Python installation read-only, a private tmpfs home, one input
+file and one output folder. It has no network, its own pid namespace, no capabilities,
+and no view of the course folder. Memory and process count are capped with cgroups
+where the host allows it, and by a watchdog otherwise.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+import psutil
+
+KERNEL_DIR = Path(__file__).parent / "kernel"
+SANDBOX_HOME = "/home/student"
+SANDBOX_GRADER = "/grader"
+ACCELERATOR_DEVICES = {
+    "gpu": ["/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
+            *[f"/dev/nvidia{i}" for i in range(16)], "/dev/dri"],
+    "tpu": [*[f"/dev/accel{i}" for i in range(16)], "/dev/vfio"],
+}
+# Variables the grader may set for device placement; nothing else crosses into the sandbox.
+PASSTHROUGH_PREFIXES = ("TPU_", "CUDA_", "XLA_", "ALLOW_MULTIPLE_LIBTPU_LOAD", "JAX_COMPILATION_CACHE_DIR",
+                        "NVIDIA_", "LD_LIBRARY_PATH")
+
+
+class SandboxUnavailable(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Limits:
+    cell_timeout: int = 120          # seconds; JIT compilation of a lesson cell fits easily
+    notebook_timeout: int = 900      # seconds of wall clock for the whole notebook
+    memory_bytes: int = 4 * 2**30
+    max_processes: int = 256
+    output_bytes: int = 8 * 2**20    # printed output kept per notebook
+    scratch_bytes: int = 512 * 2**20  # the sandbox's writable tmpfs home and /tmp
+
+
+@dataclass
+class Execution:
+    notebook: nbformat.NotebookNode | None   # the executed notebook, None when unreadable
+    fatal: str = ""                          # why the run ended early, if it did
+    timed_out: bool = False                  # the notebook's wall-clock limit was hit
+    limit_hit: str = ""                      # "memory", "processes" or "output" when a cap ended it
+    seconds: float = 0.0
+    sandboxed: bool = True
+    stderr_tail: str = field(default="", repr=False)
+
+
+def bwrap_path() -> str | None:
+    return shutil.which("bwrap")
+
+
+def _readonly_roots() -> list[str]:
+    """The directories the kernel needs: the interpreter, the venv and system libraries."""
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]}
+    for system_dir in ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/alternatives",
+                       "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                       "/etc/localtime", "/etc/fonts", "/etc/ssl"):
+        if os.path.lexists(system_dir):
+            roots.add(system_dir)
+    # Drop any root that lies inside another; keep the outermost.
+    kept = []
+    for root in sorted(roots, key=len):
+        if not any(root == k or root.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(root)
+    return kept
+
+
+def assert_hidden(course_root: Path) -> None:
+    """Refuse to run when the course folder would be visible through a read-only root."""
+    course = str(course_root.resolve())
+    for root in _readonly_roots():
+        real = os.path.realpath(root)
+        if course == real or course.startswith(real.rstrip("/") + "/"):
+            raise SandboxUnavailable(
+                f"the course folder {course} lies inside {real}, which the sandbox must mount; "
+                "move the course folder outside the Python installation")
+
+
+def sandbox_env(platform: str, extra_env: dict[str, str] | None = None) -> dict[str, str]:
+    env = {
+        "HOME": SANDBOX_HOME,
+        "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "JAX_PLATFORMS": platform,
+        "MPLBACKEND": "Agg",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONUNBUFFERED": "1",
+        "TF_CPP_MIN_LOG_LEVEL": "1",
+    }
+    for key, value in os.environ.items():
+        if key.startswith(PASSTHROUGH_PREFIXES):
+            env[key] = value
+    env.update(extra_env or {})
+    env["JAX_PLATFORMS"] = platform
+    return env
+
+
+def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, str]) -> list[str]:
+    cmd = [
+        bwrap_path() or "bwrap",
+        "--unshare-user", "--uid", "65534", "--gid", "65534",
+        "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+        "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--hostname", "sandbox",
+        "--proc", "/proc", "--dev", "/dev",
+        "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
+        "--size", str(limits.scratch_bytes), "--tmpfs", SANDBOX_HOME,
+    ]
+    for root in _readonly_roots():
+        if os.path.islink(root) and root.count("/") == 1:  # merged-/usr symlinks such as /bin
+            cmd += ["--symlink", os.readlink(root), root]
+        else:
+            cmd += ["--ro-bind", root, root]
+    for device in ACCELERATOR_DEVICES.get(platform, []):
+        cmd += ["--dev-bind-try", device, device]
+    if platform == "gpu":
+        cmd += ["--ro-bind-try", "/proc/driver/nvidia", "/proc/driver/nvidia"]
+    cmd += [
+        "--ro-bind", str(workdir / "etc" / "passwd"), "/etc/passwd",
+        "--ro-bind", str(workdir / "etc" / "group"), "/etc/group",
+        "--ro-bind", str(KERNEL_DIR), f"{SANDBOX_GRADER}/kernel",
+        "--ro-bind", str(workdir / "in"), f"{SANDBOX_GRADER}/in",
+        "--bind", str(workdir / "out"), f"{SANDBOX_GRADER}/out",
+        "--chdir", SANDBOX_HOME, "--clearenv",
+    ]
+    for key, value in sorted(env.items()):
+        cmd += ["--setenv", key, value]
+    return cmd
+
+
+class _Cgroup:
+    """A throwaway cgroup (v2, or v1 memory+pids) that caps one sandbox; absent if the host forbids it."""
+
+    def __init__(self, limits: Limits):
+        self.dirs: list[Path] = []
+        self.oom_files: list[Path] = []
+        name = f"jaxcourse-{uuid.uuid4().hex[:12]}"
+        v2 = Path("/sys/fs/cgroup")
+        try:
+            if (v2 / "cgroup.controllers").exists():
+                own = Path(open("/proc/self/cgroup").read().split("::", 1)[1].strip().lstrip("/"))
+                parent = v2 / own
+                group = parent / name
+                group.mkdir()
+                self.dirs.append(group)
+                (group / "memory.max").write_text(str(limits.memory_bytes))
+                (group / "memory.swap.max").write_text("0") if (group / "memory.swap.max").exists() else None
+                (group / "pids.max").write_text(str(limits.max_processes))
+                self.oom_files.append(group / "memory.events")
+            else:
+                for controller, setting, value in (("memory", "memory.limit_in_bytes", limits.memory_bytes),
+                                                   ("pids", "pids.max", limits.max_processes)):
+                    group = Path("/sys/fs/cgroup") / controller / name
+                    group.mkdir()
+                    self.dirs.append(group)
+                    (group / setting).write_text(str(value))
+                    if controller == "memory":
+                        self.oom_files.append(group / "memory.oom_control")
+        except OSError:
+            self.close()
+            self.dirs = []
+
+    @property
+    def active(self) -> bool:
+        return bool(self.dirs)
+
+    def join(self) -> None:
+        """Runs in the child between fork and exec."""
+        for group in self.dirs:
+            (group / "cgroup.procs").write_text(str(os.getpid()))
+
+    def memory_exhausted(self) -> bool:
+        for path in self.oom_files:
+            try:
+                text = path.read_text()
+            except OSError:
+                continue
+            if path.name in ("memory.events", "memory.oom_control"):
+                counts = dict(line.split() for line in text.splitlines() if line.strip())
+                if int(counts.get("oom_kill", 0)) > 0:
+                    return True
+        return False
+
+    def close(self) -> None:
+        for group in reversed(self.dirs):
+            for _ in range(50):
+                try:
+                    group.rmdir()
+                    break
+                except OSError:
+                    for pid in (group / "cgroup.procs").read_text().split() if (group / "cgroup.procs").exists() else []:
+                        try:
+                            os.kill(int(pid), 9)
+                        except OSError:
+                            pass
+                    time.sleep(0.1)
+
+
+def _tree_usage(root: psutil.Process) -> tuple[int, int]:
+    try:
+        procs = [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return 0, 0
+    rss = 0
+    for proc in procs:
+        try:
+            rss += proc.memory_info().rss
+        except psutil.Error:
+            pass
+    return rss, len(procs)
+
+
+def _dir_bytes(path: Path, cap_entries: int = 10000) -> int:
+    total, seen = 0, 0
+    for dirpath, _, files in os.walk(path):
+        for name in files:
+            seen += 1
+            if seen > cap_entries:
+                return sys.maxsize
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def _set_child_limits(limits: Limits, cgroup: _Cgroup | None) -> None:
+    if cgroup is not None and cgroup.active:
+        cgroup.join()
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    file_cap = limits.output_bytes * 4 + 64 * 2**20
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_cap, file_cap))
+
+
+def execute_notebook(nb: nbformat.NotebookNode, platform: str, limits: Limits = Limits(),
+                     extra_env: dict[str, str] | None = None, sandbox: bool = True) -> Execution:
+    """Run `nb` with papermill in a fresh kernel and return the executed notebook."""
+    if sandbox and not bwrap_path():
+        raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package")
+    workdir = Path(tempfile.mkdtemp(prefix="jaxcourse-run-"))
+    try:
+        for sub in ("in", "out", "etc"):
+            (workdir / sub).mkdir()
+        os.chmod(workdir / "out", 0o777)
+        (workdir / "etc" / "passwd").write_text(f"student:x:65534:65534:student:{SANDBOX_HOME}:/bin/sh\n")
+        (workdir / "etc" / "group").write_text("student:x:65534:\n")
+        nbformat.write(nb, workdir / "in" / "submission.ipynb")
+        env = sandbox_env(platform, extra_env)
+        if sandbox:
+            prefix = bwrap_command(platform, workdir, limits, env)
+            runner, source, target = (f"{SANDBOX_GRADER}/kernel/run_notebook.py",
+                                      f"{SANDBOX_GRADER}/in/submission.ipynb", f"{SANDBOX_GRADER}/out/executed.ipynb")
+            run_env = None
+        else:
+            home = workdir / "home"
+            home.mkdir()
+            env["HOME"] = str(home)
+            prefix = []
+            runner, source, target = (str(KERNEL_DIR / "run_notebook.py"),
+                                      str(workdir / "in" / "submission.ipynb"), str(workdir / "out" / "executed.ipynb"))
+            run_env = env
+        cmd = [*prefix, sys.executable, runner, source, target, str(limits.cell_timeout), str(limits.output_bytes)]
+        return _supervise(cmd, run_env, workdir, limits, sandbox)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _supervise(cmd, run_env, workdir: Path, limits: Limits, sandbox: bool) -> Execution:
+    cgroup = _Cgroup(limits)
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        cmd, env=run_env, cwd=workdir / "home" if not sandbox else workdir,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True, preexec_fn=lambda: _set_child_limits(limits, cgroup),
+    )
+    limit_hit = ""
+    timed_out = False
+    stdout_chunks: list[bytes] = []
+    stderr_chunks: list[bytes] = []
+
+    def drain(stream, chunks):
+        kept = 0
+        for chunk in iter(lambda: stream.read(65536), b""):
+            if kept < 256 * 1024:
+                chunks.append(chunk)
+                kept += len(chunk)
+
+    readers = [threading.Thread(target=drain, args=(proc.stdout, stdout_chunks), daemon=True),
+               threading.Thread(target=drain, args=(proc.stderr, stderr_chunks), daemon=True)]
+    for reader in readers:
+        reader.start()
+    watched = psutil.Process(proc.pid)
+    try:
+        while proc.poll() is None:
+            if time.monotonic() - start > limits.notebook_timeout:
+                timed_out = True
+                break
+            if not cgroup.active:
+                rss, count = _tree_usage(watched)
+                if rss > limits.memory_bytes:
+                    limit_hit = "memory"
+                    break
+                if count > limits.max_processes:
+                    limit_hit = "processes"
+                    break
+            if _dir_bytes(workdir / "out") > limits.output_bytes * 4 + 64 * 2**20:
+                limit_hit = "output"
+                break
+            time.sleep(0.2)
+    finally:
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, 9)
+            except OSError:
+                pass
+        proc.wait()
+        for reader in readers:
+            reader.join(timeout=5)
+        if cgroup.active and not limit_hit and proc.returncode != 0 and cgroup.memory_exhausted():
+            limit_hit = "memory"
+        cgroup.close()
+    seconds = time.monotonic() - start
+    stdout = b"".join(stdout_chunks).decode("utf-8", "replace")
+    stderr = b"".join(stderr_chunks).decode("utf-8", "replace")
+    fatal = ""
+    for line in stdout.splitlines():
+        if line.startswith('{"fatal"'):
+            try:
+                fatal = json.loads(line)["fatal"]
+            except (ValueError, KeyError):
+                pass
+    if proc.returncode not in (0, 3) and not (timed_out or limit_hit):
+        fatal = fatal or f"the notebook runner exited with status {proc.returncode}"
+    if limit_hit == "memory":
+        fatal = f"memory limit of {limits.memory_bytes // 2**20} MiB exceeded"
+    elif limit_hit == "processes":
+        fatal = f"process limit of {limits.max_processes} exceeded"
+    elif limit_hit == "output":
+        fatal = "output size limit exceeded"
+    elif timed_out:
+        fatal = f"notebook ran longer than {limits.notebook_timeout}s"
+    executed = workdir / "out" / "executed.ipynb"
+    notebook = None
+    if executed.is_file() and executed.stat().st_size <= limits.output_bytes * 4 + 64 * 2**20:
+        try:
+            notebook = nbformat.read(executed, as_version=4)
+        except Exception:
+            notebook = None
+    return Execution(notebook=notebook, fatal=fatal, timed_out=timed_out, limit_hit=limit_hit,
+                     seconds=seconds, sandboxed=sandbox, stderr_tail=stderr[-4000:])

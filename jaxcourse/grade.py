@@ -1,0 +1,263 @@
+"""Grade every submission of a lesson: collect → sanitize → execute → score → record → report."""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import subprocess
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbformat.notebooknode import NotebookNode
+
+from . import report
+from .collect import Submission, collect
+from .course import Course, CourseError
+from .execute import KERNEL_DIR, Execution, Limits, SandboxUnavailable, assert_hidden, bwrap_path, execute_notebook
+from .record import LedgerEntry, TestCell, atomic_write, lesson_structure, record_grades, write_autograded
+from .release import sync_gradebook
+from .sanitize import UnreadableSubmission, read_submission, sanitize
+from .score import CellResult, check_records, one_line, receipt_of, score_cell
+
+UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
+
+
+class PlatformUnavailable(RuntimeError):
+    pass
+
+
+@dataclass
+class Options:
+    platform: str = "cpu"
+    limits: Limits = field(default_factory=Limits)
+    sandbox: bool = True
+    log: callable = print
+
+
+@dataclass
+class Graded:
+    """One notebook's grading: rows for the CSV plus the executed notebook."""
+    rows: list[CellResult]
+    receipt: dict | None
+    notebook: NotebookNode | None
+
+
+def preflight(platform: str) -> str:
+    """Fail fast, before any grading, when JAX cannot start the requested platform here."""
+    probe = "import jax; print(jax.default_backend())"
+    env = {"JAX_PLATFORMS": platform, "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
+    backend = done.stdout.strip().splitlines()[-1] if done.returncode == 0 and done.stdout.strip() else ""
+    if backend != platform:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise PlatformUnavailable(
+            f"--platform {platform} was requested, but JAX cannot use it on this machine "
+            f"({'it started ' + backend if backend else last}). Nothing was graded.")
+    return backend
+
+
+def instrument(nb: NotebookNode) -> NotebookNode:
+    """Add the grader's prelude (check exporters) and receipt cells around the notebook."""
+    nb = copy.deepcopy(nb)
+    prelude = nbformat.v4.new_code_cell((KERNEL_DIR / "prelude.py").read_text(), id="jaxcourse-prelude")
+    receipt = nbformat.v4.new_code_cell((KERNEL_DIR / "receipt.py").read_text(), id="jaxcourse-receipt")
+    nb.cells = [prelude, *nb.cells, receipt]
+    return nb
+
+
+def run(nb: NotebookNode, options: Options) -> tuple[Execution, NotebookNode | None, dict | None, str]:
+    """Execute an instrumented copy of `nb`; return outputs mapped onto `nb`'s own cells.
+
+    The executed file comes from inside the sandbox, so only its outputs are trusted, and only
+    when its cells still match what was sent; otherwise the whole run counts as tampered.
+    """
+    sent = instrument(nb)
+    execution = execute_notebook(sent, options.platform, options.limits, sandbox=options.sandbox)
+    back = execution.notebook
+    if back is None:
+        return execution, None, None, ""
+    if len(back.cells) != len(sent.cells) or any(
+            a.get("source") != b.get("source") for a, b in zip(back.cells, sent.cells)):
+        return execution, None, None, "the executed notebook came back altered"
+    merged = copy.deepcopy(nb)
+    for ours, theirs in zip(merged.cells, back.cells[1:-1]):
+        if ours.cell_type == "code":
+            ours.outputs = theirs.get("outputs", [])
+            ours.execution_count = theirs.get("execution_count")
+            for key in ("papermill", "jaxcourse_timeout"):
+                if key in theirs.get("metadata", {}):
+                    ours.metadata[key] = theirs.metadata[key]
+    return execution, merged, receipt_of(back.cells[-1]), ""
+
+
+def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
+    cells = {}
+    for cell in nb.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id and cell.metadata.nbgrader.get("grade") and grade_id not in cells:
+            cells[grade_id] = cell
+    return cells
+
+
+# ---------------------------------------------------------------- expected values
+
+def expected_path(course: Course, lesson: str, platform: str) -> Path:
+    return course.state / "expected" / lesson / f"{platform}.json"
+
+
+def source_hash(course: Course, lesson: str) -> str:
+    """Identifies the expected values: the lesson's source and the grader code that judges it."""
+    digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes())
+    package = Path(__file__).parent
+    for path in sorted([*package.glob("*.py"), *(package / "kernel").glob("*.py")]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def trusted_run(course: Course, lesson: str, options: Options) -> dict:
+    """Run the instructor's solution and keep each test cell's exports as the expected values.
+
+    Raises CourseError unless every test cell passes and exports at least one hidden check.
+    """
+    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    execution, merged, receipt, problem = run(nb, options)
+    if merged is None:
+        raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
+    failures, expected = [], {}
+    for grade_id, cell in cells_by_grade_id(merged).items():
+        if cell.metadata.nbgrader.get("solution"):
+            failures.append(f"{grade_id}: manually graded cells are not supported by the autograder")
+            continue
+        result = score_cell(grade_id, 0, cell, None, not_run_detail=execution.fatal or "the cell did not run")
+        if result.status != "ok":
+            failures.append(f"{grade_id}: {result.status}: {result.detail}")
+            continue
+        records = check_records(cell)
+        if not records:
+            failures.append(f"{grade_id}: exports no hidden check, so its grade could be forged")
+        expected[grade_id] = {r["name"]: {"value": r["value"], "options": r.get("options") or {}} for r in records}
+    if receipt is None or receipt.get("backend") != options.platform:
+        failures.append(f"receipt: ran on {receipt and receipt.get('backend')}, requested {options.platform}")
+    if failures:
+        raise CourseError(f"{lesson}: the instructor solution does not pass its own tests:\n  " + "\n  ".join(failures))
+    return {"source_hash": source_hash(course, lesson), "platform": options.platform,
+            "receipt": receipt, "checks": expected, "notebook": merged}
+
+
+def expected_values(course: Course, lesson: str, options: Options) -> dict:
+    """The instructor's exports for this lesson and platform, re-run only when the source changed."""
+    path = expected_path(course, lesson, options.platform)
+    digest = source_hash(course, lesson)
+    try:
+        cached = json.loads(path.read_text())
+        if cached.get("source_hash") == digest:
+            return cached
+    except (OSError, ValueError):
+        pass
+    values = trusted_run(course, lesson, options)
+    values.pop("notebook")
+    atomic_write(path, json.dumps(values))
+    return values
+
+
+# ---------------------------------------------------------------- one submission
+
+def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
+                   tests: list[TestCell], expected: dict, options: Options) -> Graded:
+    def all_rows(status: str, detail: str) -> Graded:
+        return Graded([CellResult(t.grade_id, 0.0, t.max_points, status, one_line(detail)) for t in tests], None, None)
+
+    if path is None:
+        return all_rows("missing", f"{notebook}.ipynb was not submitted")
+    try:
+        nb, notes = read_submission(path)
+        nb = sanitize(course, lesson, notebook, student, nb)
+    except UnreadableSubmission as exc:
+        return all_rows("error", str(exc))
+    except Exception as exc:  # nbgrader rejects impossible cell metadata
+        return all_rows("error", f"could not restore the lesson's cells: {one_line(exc, 160)}")
+    execution, merged, receipt, problem = run(nb, options)
+    if problem:
+        return all_rows("tampered", problem)
+    if merged is None:
+        return all_rows("timeout" if execution.timed_out else "error",
+                        execution.fatal or "the notebook produced no result")
+    cells = cells_by_grade_id(merged)
+    not_run = ("timeout" if execution.timed_out else "error",
+               f"not run: {execution.fatal}" if execution.fatal else "the cell did not run")
+    rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}), *not_run)
+            for t in tests]
+    if execution.fatal and not execution.timed_out:
+        for row in rows:
+            if row.status == "error" and row.detail.startswith("the cell did not run"):
+                row.detail = one_line(f"not run: {execution.fatal}")
+    notes = list(notes)
+    observed = (receipt or {}).get("backend")
+    if receipt is not None and observed != options.platform:
+        for row in rows:
+            row.points, row.status = 0.0, "platform-mismatch"
+            row.detail = f"ran on {observed}, requested {options.platform}"
+    elif receipt is None:
+        notes.append("no device receipt: the kernel ended before the end of the notebook")
+    if notes:
+        for row in rows:
+            row.detail = one_line("; ".join([row.detail, *notes]))
+    merged.metadata["jaxcourse"] = {"receipt": receipt, "requested_platform": options.platform,
+                                    "results": [asdict(r) for r in rows]}
+    return Graded(rows, receipt, merged)
+
+
+def grade_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
+                     expected: dict, options: Options) -> LedgerEntry:
+    """Grade one student's folder, record it, and return its ledger entry."""
+    results, csv_rows = {}, []
+    for notebook, tests in structure.items():
+        graded = grade_notebook(course, submission.lesson, notebook, submission.student,
+                                submission.notebooks.get(notebook), tests, expected["checks"], options)
+        if submission.extra:
+            for row in graded.rows:
+                row.detail = one_line(f"{row.detail}; ignored extra notebooks: {', '.join(submission.extra)}")
+        if not options.sandbox:
+            for row in graded.rows:
+                row.detail = one_line(f"{row.detail}; {UNSAFE_NOTE}")
+        results[notebook] = graded.rows
+        write_autograded(course, submission.lesson, submission.student, notebook, graded.notebook, submission.folder)
+        report.write_feedback(course, submission.lesson, submission.student, notebook, graded.notebook, graded.rows)
+        platform = (graded.receipt or {}).get("backend") or "unknown"
+        csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
+    record_grades(course, submission.lesson, submission.student, results, submission.folder / "timestamp.txt")
+    return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows)
+
+
+def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
+    """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups."""
+    course.lesson_notebook(lesson)
+    if options.sandbox:
+        if not bwrap_path():
+            raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, "
+                                     "or pass --unsafe-no-sandbox to grade trusted notebooks without it")
+        assert_hidden(course.root)
+    preflight(options.platform)
+    course.ensure_config_file()
+    sync_gradebook(course, lesson)
+    structure = lesson_structure(course, lesson)
+    expected = expected_values(course, lesson, options)
+    submissions, skipped = collect(course, lesson, list(structure))
+    for reason in skipped:
+        options.log(f"skipped {reason}")
+    entries = []
+    for index, submission in enumerate(submissions, 1):
+        digest = submission.content_hash()
+        entry = LedgerEntry.load(course, lesson, submission.student)
+        if entry and (entry.submission_hash, entry.expected_hash, entry.platform) == (
+                digest, expected["source_hash"], options.platform):
+            options.log(f"[{index}/{len(submissions)}] {submission.student}: unchanged, kept")
+        else:
+            options.log(f"[{index}/{len(submissions)}] {submission.student}: grading")
+            entry = grade_submission(course, submission, structure, expected, options)
+            entry.submission_hash = digest
+            entry.save(course, lesson)
+        entries.append(entry)
+    return report.write_csv(course, lesson, entries)

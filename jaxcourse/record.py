@@ -1,0 +1,108 @@
+"""Record grades where nbgrader expects them: gradebook.db and autograded/, plus a resume ledger."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import nbformat
+from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.utils import parse_utc
+
+from .course import Course, CourseError
+from .score import CellResult
+
+
+@dataclass(frozen=True)
+class TestCell:
+    grade_id: str
+    max_points: float
+
+
+def atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def lesson_structure(course: Course, lesson: str) -> dict[str, list[TestCell]]:
+    """Each notebook of a lesson with its autograded test cells, from the gradebook."""
+    try:
+        with Gradebook(course.db_url, "jax-course") as gb:
+            assignment = gb.find_assignment(lesson)
+            structure = {}
+            for notebook in sorted(assignment.notebooks, key=lambda n: n.name):
+                solutions = {cell.name for cell in notebook.solution_cells}
+                structure[notebook.name] = [
+                    TestCell(cell.name, float(cell.max_score))
+                    for cell in notebook.grade_cells if cell.name not in solutions
+                ]
+            return structure
+    except MissingEntry:
+        raise CourseError(f"lesson {lesson!r} is not in the gradebook") from None
+    except Exception as exc:
+        raise CourseError(f"cannot read the gradebook {course.gradebook}: {exc}") from None
+
+
+def record_grades(course: Course, lesson: str, student: str, results: dict[str, list[CellResult]],
+                  timestamp_file: Path | None) -> None:
+    """Write one student's scores into the gradebook in a single transaction."""
+    timestamp = None
+    if timestamp_file is not None and timestamp_file.is_file():
+        try:
+            timestamp = parse_utc(timestamp_file.read_text().strip())
+        except (ValueError, OverflowError):
+            timestamp = None
+    with Gradebook(course.db_url, "jax-course") as gb:
+        gb.update_or_create_student(student)
+        kwargs = {"timestamp": timestamp} if timestamp else {}
+        gb.update_or_create_submission(lesson, student, **kwargs)
+        for notebook, rows in results.items():
+            for row in rows:
+                grade = gb.find_grade(row.grade_id, notebook, lesson, student)
+                grade.auto_score = row.points
+                grade.manual_score = None
+                grade.needs_manual_grade = False
+        gb.db.commit()
+
+
+def write_autograded(course: Course, lesson: str, student: str, notebook: str,
+                     nb: nbformat.NotebookNode | None, submission_folder: Path) -> None:
+    target_dir = course.autograded / student / lesson
+    target_dir.mkdir(parents=True, exist_ok=True)
+    stamp = submission_folder / "timestamp.txt"
+    if stamp.is_file() and not stamp.is_symlink():
+        shutil.copyfile(stamp, target_dir / "timestamp.txt")
+    if nb is not None:
+        atomic_write(target_dir / f"{notebook}.ipynb", nbformat.writes(nb))
+
+
+@dataclass
+class LedgerEntry:
+    """What was graded for one student, so a rerun can skip unchanged work and rebuild the CSV."""
+    student: str
+    submission_hash: str
+    expected_hash: str
+    platform: str
+    rows: list[dict]
+
+    @classmethod
+    def path(cls, course: Course, lesson: str, student: str) -> Path:
+        return course.state / "ledger" / lesson / f"{student}.json"
+
+    def save(self, course: Course, lesson: str) -> None:
+        atomic_write(self.path(course, lesson, self.student), json.dumps(asdict(self), indent=1))
+
+    @classmethod
+    def load(cls, course: Course, lesson: str, student: str) -> "LedgerEntry | None":
+        try:
+            return cls(**json.loads(cls.path(course, lesson, student).read_text()))
+        except (OSError, ValueError, TypeError):
+            return None

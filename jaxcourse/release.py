@@ -1,0 +1,107 @@
+"""Build student releases from source/ with nbgrader, then prove nothing secret leaked."""
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import nbformat
+from nbconvert.exporters.exporter import ResourcesDict
+from nbformat.notebooknode import NotebookNode
+from nbgrader.apps import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from .course import Course, CourseError
+
+SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n?(.*?)### END SOLUTION", re.S)
+HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n?(.*?)### END HIDDEN TESTS", re.S)
+LEAK_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS",
+                "grader_check", "grader_raises")
+
+
+def is_figure(cell: NotebookNode) -> bool:
+    return "figure" in cell.get("metadata", {}).get("tags", [])
+
+
+class ClearOutputExceptFigures(NbGraderPreprocessor):
+    """Clear outputs and execution counts, keeping the recorded output of `figure` cells."""
+
+    def preprocess_cell(self, cell: NotebookNode, resources: ResourcesDict, index: int):
+        if cell.cell_type == "code":
+            cell.execution_count = None
+            if not is_figure(cell):
+                cell.outputs = []
+            for output in cell.outputs:
+                if output.get("output_type") == "execute_result":
+                    output["execution_count"] = None
+        for key in ("collapsed", "scrolled", "execution", "papermill"):
+            cell.metadata.pop(key, None)
+        return cell, resources
+
+
+def nbgrader_api(course: Course, release_dir: Path | None = None) -> NbGraderAPI:
+    config = course.nbgrader_config()
+    if release_dir is not None:
+        config.CourseDirectory.release_directory = str(release_dir)
+    coursedir = CourseDirectory(config=config)
+    return NbGraderAPI(coursedir=coursedir, config=config)
+
+
+def generate(course: Course, lesson: str, release_dir: Path | None = None) -> None:
+    """Run nbgrader's generate_assignment for one lesson (this also fills the gradebook)."""
+    course.lesson_notebook(lesson)
+    result = nbgrader_api(course, release_dir).generate_assignment(lesson, force=True, create=True)
+    if not result["success"]:
+        raise CourseError(f"nbgrader generate_assignment failed for {lesson}:\n"
+                          f"{result.get('error') or result.get('log')}")
+
+
+def sync_gradebook(course: Course, lesson: str) -> None:
+    """Make the gradebook hold the lesson's current cells, without touching release/."""
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-sync-") as scratch:
+        generate(course, lesson, Path(scratch))
+
+
+def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
+    """Everything in a release notebook that a student must not see."""
+    problems = []
+    released = {cell.get("id"): cell for cell in release_nb.cells}
+    for cell in release_nb.cells:
+        text = cell.source
+        for marker in LEAK_MARKERS:
+            if marker in text:
+                problems.append(f"cell {cell.get('id')}: contains {marker!r}")
+        nbgrader = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and (nbgrader.get("solution") or nbgrader.get("grade")) and cell.outputs:
+            problems.append(f"cell {cell.get('id')}: a solution or test cell kept its outputs")
+    for cell in source_nb.cells:
+        twin = released.get(cell.get("id"))
+        if twin is None:
+            continue
+        outside = SOLUTION_REGION.sub("", HIDDEN_REGION.sub("", cell.source))
+        secret_lines = {
+            line.strip()
+            for region in (SOLUTION_REGION, HIDDEN_REGION)
+            for body in region.findall(cell.source)
+            for line in body.splitlines()
+        } - {line.strip() for line in outside.splitlines()} - {""}
+        for line in twin.source.splitlines():
+            if line.strip() in secret_lines:
+                problems.append(f"cell {cell.get('id')}: release contains hidden line {line.strip()!r}")
+    return problems
+
+
+def release(course: Course, lessons: list[str] | None = None, release_dir: Path | None = None) -> list[Path]:
+    """Generate and verify the release of each lesson; return the release notebooks."""
+    course.ensure_config_file()
+    written = []
+    for lesson in course.select(lessons):
+        generate(course, lesson, release_dir)
+        target = (release_dir or course.release) / lesson / f"{lesson}.ipynb"
+        problems = leaks(nbformat.read(course.lesson_notebook(lesson), as_version=4),
+                         nbformat.read(target, as_version=4))
+        if problems:
+            raise CourseError(f"release of {lesson} leaks:\n  " + "\n  ".join(problems))
+        written.append(target)
+    return written
