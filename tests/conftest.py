@@ -1,0 +1,61 @@
+"""Shared fixtures: scratch course folders built from real lessons, graded with the real pipeline."""
+from __future__ import annotations
+
+import shutil
+import warnings
+from pathlib import Path
+
+import nbformat
+import pytest
+from sqlalchemy.exc import SAWarning
+
+from jaxcourse import fabricate
+from jaxcourse.course import Course
+from jaxcourse.grade import Options, grade_lesson
+from jaxcourse.release import release
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures" / "course"
+LESSONS = Course.at(REPO).lessons()
+
+warnings.filterwarnings("ignore", category=SAWarning)
+
+
+def make_course(root: Path, origin: Course, lessons: list[str]) -> Course:
+    """A scratch course folder holding copies of `lessons`, released."""
+    course = Course.at(root)
+    for lesson in lessons:
+        shutil.copytree(origin.source / lesson, course.source / lesson)
+    release(course, lessons)
+    return course
+
+
+def release_nb(course: Course, lesson: str) -> nbformat.NotebookNode:
+    return nbformat.read(course.release / lesson / f"{lesson}.ipynb", as_version=4)
+
+
+def grade(course: Course, lesson: str, **options) -> dict[str, list[dict]]:
+    """Grade and return the CSV rows grouped by student."""
+    options.setdefault("log", lambda *_: None)
+    summary = grade_lesson(course, lesson, Options(**options))
+    by_student: dict[str, list[dict]] = {}
+    for row in summary.rows:
+        by_student.setdefault(row["student_id"], []).append(row)
+    return by_student
+
+
+@pytest.fixture(scope="session")
+def tiny(tmp_path_factory) -> Course:
+    """A released copy of the two-question fixture lesson, with no submissions yet."""
+    return make_course(tmp_path_factory.mktemp("tiny"), Course.at(FIXTURES), ["tiny"])
+
+
+def fresh_tiny(tmp_path: Path) -> Course:
+    return make_course(tmp_path / "course", Course.at(FIXTURES), ["tiny"])
+
+
+def submit_solution(course: Course, student: str, lesson: str = "tiny", edit=None) -> Path:
+    nb = fabricate.solved(course, lesson, release_nb(course, lesson))
+    if edit is not None:
+        edit(nb)
+    return fabricate.submit(course, student, lesson, nb)

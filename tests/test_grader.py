@@ -1,0 +1,113 @@
+"""The grading contract: CSV, gradebook, receipts, platforms and the CLI, on the fixture lesson."""
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+
+from conftest import FIXTURES, fresh_tiny, grade, release_nb, submit_solution
+from jaxcourse import fabricate
+from jaxcourse.report import CSV_COLUMNS
+
+JAXCOURSE = [sys.executable, "-m", "jaxcourse.cli"]
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([*JAXCOURSE, *args], cwd=cwd, capture_output=True, text=True, timeout=900)
+
+
+def test_one_wrong_answer_loses_exactly_that_cell(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "right")
+    (wrong,) = [m for m in fabricate.mutants(course, "tiny") if m.name == "wrong-option"]
+    fabricate.submit(course, "wrong", "tiny", fabricate.solved(course, "tiny", release_nb(course, "tiny"), wrong))
+    rows = grade(course, "tiny")
+    right = {r["grade_id"]: r for r in rows["right"]}
+    wrong_rows = {r["grade_id"]: r for r in rows["wrong"]}
+    assert right["checkpoint-test"]["points"] == "1" and right["sums-test"]["points"] == "2"
+    assert wrong_rows["checkpoint-test"]["status"] == "failed" and wrong_rows["checkpoint-test"]["points"] == "0"
+    assert wrong_rows["sums-test"] == {**right["sums-test"], "student_id": "wrong"}
+
+
+def test_csv_contract_receipt_and_autograded_metadata(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    grade(course, "tiny")
+    with open(course.grades / "tiny.csv", newline="") as handle:
+        reader = csv.DictReader(handle)
+        assert reader.fieldnames == CSV_COLUMNS
+        rows = list(reader)
+    assert {r["grade_id"] for r in rows} == {"sums-test", "checkpoint-test"}
+    assert all(r["platform"] == "cpu" for r in rows)
+    autograded = nbformat.read(course.autograded / "ada" / "tiny" / "tiny.ipynb", as_version=4)
+    receipt = autograded.metadata["jaxcourse"]["receipt"]
+    assert receipt["backend"] == "cpu" and receipt["device_count"] >= 1
+    assert receipt["jax"] == "0.9.2" and receipt["jaxlib"] == "0.9.2" and receipt["python"].startswith("3.")
+    assert (course.feedback / "ada" / "tiny" / "tiny.html").is_file()
+
+
+def test_a_submission_that_misreports_its_platform_is_a_mismatch(tmp_path):
+    course = fresh_tiny(tmp_path)
+
+    def lie(nb):
+        nb.cells.insert(2, nbformat.v4.new_code_cell("import jax\njax.default_backend = lambda: 'tpu'"))
+
+    submit_solution(course, "liar", edit=lie)
+    submit_solution(course, "honest")
+    result = run_cli("grade", "tiny", "--course-dir", str(course.root))
+    assert result.returncode == 1, result.stderr
+    assert "platform-mismatch" in result.stderr
+    with open(course.grades / "tiny.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    liar = [r for r in rows if r["student_id"] == "liar"]
+    assert liar and all(r["status"] == "platform-mismatch" and r["points"] == "0" for r in liar)
+    assert all(r["status"] == "ok" for r in rows if r["student_id"] == "honest")
+
+
+def test_gpu_on_a_cpu_machine_fails_fast_and_grades_nothing(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    result = run_cli("grade", "tiny", "--platform", "gpu", "--course-dir", str(course.root))
+    assert result.returncode == 2
+    assert "--platform gpu was requested, but JAX cannot use it" in result.stderr
+    assert "Nothing was graded" in result.stderr
+    assert not (course.grades / "tiny.csv").exists()
+    assert not (course.autograded / "ada").exists()
+
+
+def test_unknown_lesson_is_an_error(tmp_path):
+    course = fresh_tiny(tmp_path)
+    result = run_cli("grade", "no-such-lesson", "--course-dir", str(course.root))
+    assert result.returncode == 2 and "no source lesson 'no-such-lesson'" in result.stderr
+
+
+def test_nbgrader_export_agrees_with_the_csv(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    fabricate.submit(course, "bo", "tiny", release_nb(course, "tiny"))
+    rows = grade(course, "tiny")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["nbgrader", "export", "--to", "export.csv"], cwd=course.root, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with open(course.root / "export.csv", newline="") as handle:
+        exported = {(r["assignment"], r["student_id"]): float(r["raw_score"]) for r in csv.DictReader(handle)}
+    for student, student_rows in rows.items():
+        assert exported[("tiny", student)] == sum(float(r["points"]) for r in student_rows)
+    assert exported[("tiny", "ada")] == 3 and exported[("tiny", "bo")] == 0
+
+
+def test_demo_runs_end_to_end(tmp_path):
+    result = run_cli("demo", "--course-dir", str(tmp_path / "demo"), "--source-from", str(FIXTURES))
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = result.stdout
+    assert "student-correct" in out and "student-one-wrong" in out and "student-untouched" in out
+    assert "3/3" in out and "0/3" in out
+    assert str(tmp_path / "demo" / "grades") in out
+    assert (tmp_path / "demo" / "grades" / "tiny.csv").is_file()
+    again = run_cli("demo", "--course-dir", str(tmp_path / "demo"), "--source-from", str(FIXTURES))
+    assert again.returncode == 0, "the demo must be repeatable"
+    refuse = run_cli("demo", "--course-dir", str(FIXTURES))
+    assert refuse.returncode == 2 and "not a demo course folder" in refuse.stderr
