@@ -46,7 +46,7 @@ class Limits:
     cell_timeout: int = 120          # seconds; JIT compilation of a lesson cell fits easily
     notebook_timeout: int = 900      # seconds of wall clock for the whole notebook
     memory_bytes: int = 4 * 2**30
-    max_processes: int = 256
+    max_processes: int = 1024       # tasks, threads included: XLA starts a thread pool per core
     output_bytes: int = 8 * 2**20    # printed output kept per notebook
     scratch_bytes: int = 512 * 2**20  # the sandbox's writable tmpfs home and /tmp
 
@@ -152,6 +152,7 @@ class _Cgroup:
     def __init__(self, limits: Limits):
         self.dirs: list[Path] = []
         self.oom_files: list[Path] = []
+        self.pids_events: list[Path] = []
         name = f"jaxcourse-{uuid.uuid4().hex[:12]}"
         v2 = Path("/sys/fs/cgroup")
         try:
@@ -165,6 +166,7 @@ class _Cgroup:
                 (group / "memory.swap.max").write_text("0") if (group / "memory.swap.max").exists() else None
                 (group / "pids.max").write_text(str(limits.max_processes))
                 self.oom_files.append(group / "memory.events")
+                self.pids_events.append(group / "pids.events")
             else:
                 for controller, setting, value in (("memory", "memory.limit_in_bytes", limits.memory_bytes),
                                                    ("pids", "pids.max", limits.max_processes)):
@@ -174,6 +176,8 @@ class _Cgroup:
                     (group / setting).write_text(str(value))
                     if controller == "memory":
                         self.oom_files.append(group / "memory.oom_control")
+                    else:
+                        self.pids_events.append(group / "pids.events")
         except OSError:
             self.close()
             self.dirs = []
@@ -187,17 +191,22 @@ class _Cgroup:
         for group in self.dirs:
             (group / "cgroup.procs").write_text(str(os.getpid()))
 
-    def memory_exhausted(self) -> bool:
-        for path in self.oom_files:
+    @staticmethod
+    def _counter(paths: list[Path], name: str) -> int:
+        total = 0
+        for path in paths:
             try:
-                text = path.read_text()
-            except OSError:
-                continue
-            if path.name in ("memory.events", "memory.oom_control"):
-                counts = dict(line.split() for line in text.splitlines() if line.strip())
-                if int(counts.get("oom_kill", 0)) > 0:
-                    return True
-        return False
+                counts = dict(line.split()[:2] for line in path.read_text().splitlines() if len(line.split()) >= 2)
+                total += int(counts.get(name, 0))
+            except (OSError, ValueError):
+                pass
+        return total
+
+    def memory_exhausted(self) -> bool:
+        return self._counter(self.oom_files, "oom_kill") > 0
+
+    def processes_exhausted(self) -> bool:
+        return self._counter(self.pids_events, "max") > 0
 
     def close(self) -> None:
         for group in reversed(self.dirs):
@@ -334,8 +343,8 @@ def _supervise(cmd, run_env, workdir: Path, limits: Limits, sandbox: bool) -> Ex
         proc.wait()
         for reader in readers:
             reader.join(timeout=5)
-        if cgroup.active and not limit_hit and proc.returncode != 0 and cgroup.memory_exhausted():
-            limit_hit = "memory"
+        if cgroup.active and not limit_hit and proc.returncode != 0:
+            limit_hit = "memory" if cgroup.memory_exhausted() else "processes" if cgroup.processes_exhausted() else ""
         cgroup.close()
     seconds = time.monotonic() - start
     stdout = b"".join(stdout_chunks).decode("utf-8", "replace")

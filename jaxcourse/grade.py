@@ -92,6 +92,14 @@ def run(nb: NotebookNode, options: Options) -> tuple[Execution, NotebookNode | N
     return execution, merged, receipt_of(back.cells[-1]), ""
 
 
+def interrupted_by(execution: Execution) -> tuple[str, str] | None:
+    """How a run that ended early explains the cells it never finished."""
+    if not execution.fatal:
+        return None
+    timed_out = execution.timed_out or execution.fatal.startswith("CellTimeoutError")
+    return ("timeout" if timed_out else "error", f"the run stopped: {execution.fatal}")
+
+
 def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
     cells = {}
     for cell in nb.cells:
@@ -130,7 +138,7 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
         if cell.metadata.nbgrader.get("solution"):
             failures.append(f"{grade_id}: manually graded cells are not supported by the autograder")
             continue
-        result = score_cell(grade_id, 0, cell, None, not_run_detail=execution.fatal or "the cell did not run")
+        result = score_cell(grade_id, 0, cell, None, interrupted_by(execution))
         if result.status != "ok":
             failures.append(f"{grade_id}: {result.status}: {result.detail}")
             continue
@@ -182,17 +190,10 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
     if problem:
         return all_rows("tampered", problem)
     if merged is None:
-        return all_rows("timeout" if execution.timed_out else "error",
-                        execution.fatal or "the notebook produced no result")
+        return all_rows(*(interrupted_by(execution) or ("error", "the notebook produced no result")))
     cells = cells_by_grade_id(merged)
-    not_run = ("timeout" if execution.timed_out else "error",
-               f"not run: {execution.fatal}" if execution.fatal else "the cell did not run")
-    rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}), *not_run)
-            for t in tests]
-    if execution.fatal and not execution.timed_out:
-        for row in rows:
-            if row.status == "error" and row.detail.startswith("the cell did not run"):
-                row.detail = one_line(f"not run: {execution.fatal}")
+    rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}),
+                       interrupted_by(execution)) for t in tests]
     notes = list(notes)
     observed = (receipt or {}).get("backend")
     if receipt is not None and observed != options.platform:
@@ -200,7 +201,7 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
             row.points, row.status = 0.0, "platform-mismatch"
             row.detail = f"ran on {observed}, requested {options.platform}"
     elif receipt is None:
-        notes.append("no device receipt: the kernel ended before the end of the notebook")
+        notes.append("no device receipt: the grader's final cell did not report a platform")
     if notes:
         for row in rows:
             row.detail = one_line("; ".join([row.detail, *notes]))

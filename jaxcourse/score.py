@@ -133,14 +133,19 @@ def one_line(text: str, limit: int = 240) -> str:
 
 
 def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expected: dict[str, dict] | None,
-               not_run_status: str = "error", not_run_detail: str = "the cell did not run") -> CellResult:
-    """Score one test cell. `expected` maps each check name to the instructor's record;
-    None scores the instructor's own run, where there is nothing to compare yet."""
+               interrupted: tuple[str, str] | None = None) -> CellResult:
+    """Score one test cell.
+
+    `expected` maps each check name to the instructor's record; None scores the instructor's
+    own run, where there is nothing to compare yet. `interrupted` is the (status, detail) of a
+    run that ended early (timeout, dead kernel, limit); it explains cells left without checks.
+    """
     def result(status: str, detail: str, points: float = 0.0) -> CellResult:
         return CellResult(grade_id, points, max_points, status, one_line(detail))
 
+    stopped = interrupted or ("error", "the cell did not run")
     if cell is None:
-        return result(not_run_status, not_run_detail)
+        return result(*stopped)
     if cell.get("metadata", {}).get("jaxcourse_timeout"):
         return result("timeout", f"cell ran longer than {cell.metadata['jaxcourse_timeout']}s")
     records = check_records(cell)
@@ -153,9 +158,9 @@ def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expe
         ename, evalue = error
         return result("failed" if ename == "AssertionError" else "error",
                       f"{ename}: {evalue}" if evalue else ename)
-    if cell.get("metadata", {}).get("papermill", {}).get("status") == "pending" and not records:
-        return result(not_run_status, not_run_detail)
     by_name = {r["name"]: r for r in records}
+    if interrupted and (cell.get("execution_count") is None or any(n not in by_name for n in expected or {})):
+        return result(*interrupted)
     for name, want in (expected or {}).items():
         got = by_name.get(name)
         if got is None:

@@ -25,12 +25,11 @@ def _grader_setup():
         array = np.asarray(value)
         if array.dtype == object:
             return {"kind": "unsupported", "type": type(value).__name__}
-        array = np.ascontiguousarray(array)
         return {
             "kind": "array",
             "dtype": str(array.dtype),
             "shape": list(array.shape),
-            "data": base64.b64encode(array.tobytes()).decode("ascii"),
+            "data": base64.b64encode(array.tobytes(order="C")).decode("ascii"),
         }
 
     def emit(name, payload, options):

@@ -1,0 +1,342 @@
+"""Red team: hostile and broken submissions against the real sandboxed grader.
+
+Each submission attacks one defence and asserts its exact status and points.
+"""
+import hashlib
+import socket
+import threading
+
+import nbformat
+import pytest
+
+from conftest import fresh_tiny, grade, release_nb, submit_solution
+from jaxcourse import fabricate
+from jaxcourse.execute import Limits
+
+WRONG_SUMS = "def column_sums(table):\n    return table.sum(axis=0) + 1\n"
+
+
+def code(source):
+    return nbformat.v4.new_code_cell(source)
+
+
+def answer(sums=None, checkpoint=None):
+    """Edit a solved notebook: replace the answers of the two solution cells."""
+    def edit(nb):
+        for cell in nb.cells:
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if grade_id == "sums-solution" and sums is not None:
+                cell.source = sums
+            if grade_id == "checkpoint-solution" and checkpoint is not None:
+                cell.source = checkpoint
+    return edit
+
+
+def prepend(source, then=None):
+    """Put an attack cell right after the setup cell, then apply `then`."""
+    def edit(nb):
+        nb.cells.insert(2, code(source))
+        if then:
+            then(nb)
+    return edit
+
+
+def both(first, second):
+    def edit(nb):
+        first(nb)
+        second(nb)
+    return edit
+
+
+def blank(course):
+    return release_nb(course, "tiny")
+
+
+ATTACKS = {
+    # A wrong answer with the comparison helpers and assert patched to always agree.
+    "patch-asserts": prepend(
+        "import builtins, numpy, numpy.testing, jax.numpy as jnp\n"
+        "jnp.allclose = lambda *a, **k: True\nnumpy.allclose = lambda *a, **k: True\n"
+        "numpy.testing.assert_allclose = lambda *a, **k: None\nnumpy.array_equal = lambda *a, **k: True\n"
+        "builtins.AssertionError = type('Quiet', (Exception,), {})",
+        answer(WRONG_SUMS, "checkpoint_answer = 1")),
+    # Results whose __eq__ is always True and which fake the right shape, past a patched allclose.
+    "always-equal": prepend("import jax.numpy as jnp\njnp.allclose = lambda *a, **k: True", answer(
+        "class Anything:\n    shape = (3,)\n    def __eq__(self, other):\n        return True\n"
+        "    def __array__(self, *a, **k):\n        raise TypeError('no')\n"
+        "def column_sums(table):\n    return Anything()\n",
+        "class Yes:\n    def __eq__(self, other):\n        return True\ncheckpoint_answer = Yes()\n")),
+    # Catch the grading signal and act differently: silence the exporters, print success.
+    "grading-signal": prepend(
+        "import os\nGRADING = bool(os.environ.get('NBGRADER_EXECUTION')) or 'grader_check' in globals() "
+        "or os.path.exists('/grader')\nif GRADING:\n    grader_check = grader_raises = lambda *a, **k: print('all tests passed')",
+        answer(WRONG_SUMS, "checkpoint_answer = 3")),
+    # Export a record under the hidden check's name before the hidden test does.
+    "forge-record": answer(
+        "from IPython.display import display\n"
+        "def column_sums(table):\n"
+        "    display({'application/vnd.jaxcourse.check+json': {'name': 'sums of a 4x5 table', 'value': "
+        "{'kind': 'array', 'dtype': 'float32', 'shape': [5], 'data': 'AADwQQAACEIAABhCAAAoQgAAOEI='}, "
+        "'options': {}}}, raw=True)\n"
+        "    return table.sum(axis=0) + 1\n",
+        "checkpoint_answer = 1\n"),
+    # Kill the kernel as soon as a hidden test calls the code.
+    "kill-kernel": answer(
+        "import os, signal\ndef column_sums(table):\n    if table.shape != (2, 3):\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n    return table.sum(axis=0)\n"),
+}
+
+
+def blank_attacks(course):
+    """Attacks on an untouched release: none of them may earn a point."""
+    release = blank(course)
+
+    def transformer(nb):
+        nb.cells.insert(2, code(
+            "def _rewrite(lines):\n    return ['pass\\n']\nget_ipython().input_transformers_post.append(_rewrite)"))
+
+    def ast_transformer(nb):
+        nb.cells.insert(2, code(
+            "import ast\nclass _NoRaise(ast.NodeTransformer):\n    def visit_Raise(self, node):\n        return ast.Pass()\n"
+            "    def visit_Assert(self, node):\n        return ast.Pass()\nget_ipython().ast_transformers.append(_NoRaise())"))
+
+    def skip_tags(nb):
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.metadata["tags"] = ["skip-execution", "raises-exception", "parameters"]
+
+    def hide_tracebacks(nb):
+        nb.cells.insert(2, code(
+            "import sys\nip = get_ipython()\nip.showtraceback = lambda *a, **k: None\n"
+            "ip._showtraceback = lambda *a, **k: None\nsys.excepthook = lambda *a: None"))
+
+    def delete_tests(nb):
+        nb.cells = [c for c in nb.cells if not c.metadata.get("nbgrader", {}).get("grade")]
+
+    for name, edit in {"input-transformer": transformer, "ast-transformer": ast_transformer,
+                       "skip-execution": skip_tags, "hide-tracebacks": hide_tracebacks,
+                       "delete-tests": delete_tests}.items():
+        nb = nbformat.from_dict(nbformat.from_dict(release))
+        edit(nb)
+        fabricate.submit(course, name, "tiny", nb)
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory):
+    course = fresh_tiny(tmp_path_factory.mktemp("attacks"))
+    for name, edit in ATTACKS.items():
+        submit_solution(course, name, edit=edit)
+    blank_attacks(course)
+    submit_solution(course, "honest")
+    return grade(course, "tiny", limits=Limits(cell_timeout=30, notebook_timeout=120))
+
+
+def by_id(rows):
+    return {row["grade_id"]: row for row in rows}
+
+
+@pytest.mark.parametrize("student", sorted(ATTACKS) + ["input-transformer", "ast-transformer", "skip-execution",
+                                                         "hide-tracebacks", "delete-tests"])
+def test_attack_earns_nothing(attacked, student):
+    rows = attacked[student]
+    assert [float(r["points"]) for r in rows] == [0.0, 0.0], rows
+    assert all(r["status"] in ("failed", "error", "tampered") for r in rows), rows
+
+
+def test_attack_statuses_are_the_expected_ones(attacked):
+    assert by_id(attacked["forge-record"])["sums-test"]["status"] == "tampered"
+    assert by_id(attacked["always-equal"])["sums-test"]["detail"].startswith("sums of a 4x5 table: a Anything")
+    kill = by_id(attacked["kill-kernel"])
+    assert kill["sums-test"]["status"] == "error" and "DeadKernelError" in kill["sums-test"]["detail"]
+    assert by_id(attacked["input-transformer"])["sums-test"]["detail"].startswith("check 'sums of a 4x5 table' was not reported")
+    assert by_id(attacked["skip-execution"])["sums-test"]["detail"].startswith("NotImplementedError")
+    assert by_id(attacked["delete-tests"])["sums-test"]["status"] == "error"
+
+
+def test_honest_neighbour_is_unaffected(attacked):
+    assert [r["status"] for r in attacked["honest"]] == ["ok", "ok"]
+
+
+# ---------------------------------------------------------------- the sandbox, seen from inside
+
+def test_sandbox_hides_the_course_and_the_network(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "victim")
+    grade(course, "tiny")  # gives the course a gradebook, expected values and another student's files
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    accepted = []
+
+    def accept():
+        try:
+            accepted.append(listener.accept())
+        except OSError:
+            pass
+
+    thread = threading.Thread(target=accept)
+    thread.start()
+    secrets = [course.gradebook, course.lesson_notebook("tiny"), course.state, course.submitted / "victim",
+               course.root, "/etc/shadow", "/var", "/opt"]
+    probe = (
+        "import os, socket\nfor path in %r:\n"
+        "    try:\n        data = os.listdir(path) if os.path.isdir(path) else open(path, 'rb').read(64)\n"
+        "        print('LEAK', path, bool(data))\n    except OSError as exc:\n        print('BLOCKED', path, type(exc).__name__)\n"
+        "try:\n    socket.create_connection(('127.0.0.1', %d), timeout=2)\n    print('LEAK network')\n"
+        "except OSError as exc:\n    print('BLOCKED network', type(exc).__name__)\n"
+        "import sys\nfor target in [sys.prefix + '/pwned', %r]:\n"
+        "    try:\n        open(target, 'w').write('x')\n        print('LEAK write', target)\n"
+        "    except OSError as exc:\n        print('BLOCKED write', target, type(exc).__name__)\n"
+    ) % ([str(s) for s in secrets], port, str(course.root / "pwned"))
+    submit_solution(course, "snoop", edit=prepend(probe))
+    rows = grade(course, "tiny")
+    thread.join()
+    listener.close()
+    assert [r["status"] for r in rows["snoop"]] == ["ok", "ok"], "a snooping submission is still graded normally"
+    autograded = nbformat.read(course.autograded / "snoop" / "tiny" / "tiny.ipynb", as_version=4)
+    printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
+    assert "LEAK" not in printed, printed
+    assert printed.count("BLOCKED") == len(secrets) + 3, printed
+    assert not accepted and not (course.root / "pwned").exists()
+
+
+# ---------------------------------------------------------------- limits
+
+def slow_cells(nb):
+    """Twelve cells of 5 s each: every cell is within its limit, the notebook is not."""
+    for _ in range(12):
+        nb.cells.insert(2, code("import time\ntime.sleep(5)"))
+
+
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory):
+    course = fresh_tiny(tmp_path_factory.mktemp("limits"))
+    spin = "def column_sums(table):\n    while True:\n        pass\n"
+    stubborn = ("import signal, time\ndef column_sums(table):\n    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                "    time.sleep(10**6)\n")
+    hog = ("import numpy as np\ndef column_sums(table):\n    hog = np.ones((2**30 // 8) * 3)\n"
+           "    return table.sum(axis=0)\n")
+    forks = ("import subprocess\nstarted = []\nfor _ in range(600):\n    try:\n"
+             "        started.append(subprocess.Popen(['sleep', '30']))\n    except OSError:\n        break\n"
+             "print('STARTED', len(started))\n")
+    flood = "import sys\nfor _ in range(400):\n    sys.stdout.write('x' * 100_000 + '\\n')\n"
+    submit_solution(course, "spin", edit=answer(spin))
+    submit_solution(course, "stubborn", edit=answer(stubborn))
+    submit_solution(course, "slow", edit=slow_cells)
+    submit_solution(course, "hog", edit=answer(hog))
+    submit_solution(course, "forks", edit=prepend(forks))
+    submit_solution(course, "flood", edit=prepend(flood))
+    limits = Limits(cell_timeout=8, notebook_timeout=45, memory_bytes=1536 * 2**20, max_processes=64,
+                    output_bytes=2 * 2**20)
+    return course, grade(course, "tiny", limits=limits)
+
+
+def test_cell_timeout_fails_one_cell_and_the_rest_carry_on(limited):
+    rows = by_id(limited[1]["spin"])
+    assert rows["sums-test"]["status"] == "timeout" and rows["sums-test"]["points"] == "0"
+    assert "longer than 8s" in rows["sums-test"]["detail"]
+    assert rows["checkpoint-test"]["status"] == "ok"
+
+
+def test_a_kernel_that_ignores_interrupts_times_out(limited):
+    rows = by_id(limited[1]["stubborn"])
+    assert [rows["sums-test"]["status"], rows["checkpoint-test"]["status"]] == ["timeout", "timeout"]
+    assert rows["checkpoint-test"]["points"] == "0"
+
+
+def test_notebook_wall_clock_limit(limited):
+    rows = by_id(limited[1]["slow"])
+    assert [rows["sums-test"]["status"], rows["checkpoint-test"]["status"]] == ["timeout", "timeout"]
+    assert "notebook ran longer than 45s" in rows["checkpoint-test"]["detail"]
+
+
+def test_memory_cap(limited):
+    rows = by_id(limited[1]["hog"])
+    assert rows["sums-test"]["status"] == "error" and rows["sums-test"]["points"] == "0"
+    assert "memory limit of 1536 MiB" in rows["sums-test"]["detail"]
+
+
+def test_process_cap(limited):
+    course, results = limited
+    rows = by_id(results["forks"])
+    autograded = nbformat.read(course.autograded / "forks" / "tiny" / "tiny.ipynb", as_version=4)
+    printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
+    if "STARTED" in printed:  # the cap refused further forks inside the sandbox
+        assert int(printed.split("STARTED")[1].split()[0]) < 64
+    # Either the kernel lived on, or the run was ended at the cap (threads count too) and says so.
+    statuses = [rows["sums-test"]["status"], rows["checkpoint-test"]["status"]]
+    assert statuses == ["ok", "ok"] or all("process limit of 64 exceeded" in r["detail"] for r in rows.values()), rows
+
+
+def test_output_cap(limited):
+    course, results = limited
+    assert [r["status"] for r in results["flood"]] == ["ok", "ok"]
+    path = course.autograded / "flood" / "tiny" / "tiny.ipynb"
+    assert path.stat().st_size < 4 * 2**20
+    assert "output truncated by the grader" in path.read_text()
+
+
+# ---------------------------------------------------------------- bad input
+
+def test_bad_input_becomes_rows_with_reasons_and_loses_nothing(tmp_path):
+    course = fresh_tiny(tmp_path)
+    release = blank(course)
+    solved = fabricate.solved(course, "tiny", release)
+
+    def put(student, name, data):
+        folder = course.submitted / student / "tiny"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+
+    good = nbformat.writes(solved).encode()
+    put("invalid-json", "tiny.ipynb", good[: len(good) // 2])
+    put("nbformat-3", "tiny.ipynb", b'{"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": []}')
+    put("binary", "tiny.ipynb", bytes(range(256)) * 64)
+    put("latin-1", "tiny.ipynb", nbformat.writes(solved).replace("column", "colümn").encode("latin-1"))
+    put("huge", "tiny.ipynb", b'{"cells": [], "pad": "' + b"x" * (100 * 2**20) + b'"}')
+    put("renamed", "tiny (1).ipynb", good)
+    put("extra", "tiny.ipynb", good)
+    put("extra", "scratch.ipynb", good)
+    (course.submitted / "empty" / "tiny").mkdir(parents=True)
+    no_kernel = nbformat.from_dict(solved)
+    no_kernel.metadata.pop("kernelspec")
+    put("no-kernelspec", "tiny.ipynb", nbformat.writes(no_kernel).encode())
+    foreign = nbformat.from_dict(solved)
+    foreign.metadata.kernelspec = {"name": "ir", "display_name": "R", "language": "R"}
+    put("foreign-kernel", "tiny.ipynb", nbformat.writes(foreign).encode())
+    put("duplicate-ids", "tiny.ipynb", _raw_with_duplicate_ids(solved))
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in course.submitted.rglob("*") if p.is_file()}
+
+    rows = {student: by_id(r) for student, r in grade(course, "tiny").items()}
+
+    after = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in course.submitted.rglob("*") if p.is_file()}
+    assert before == after, "submitted files must never change"
+    expect = {
+        "invalid-json": ("error", "not valid notebook JSON"),
+        "nbformat-3": ("error", "nbformat 3 notebooks are not supported"),
+        "binary": ("error", "not UTF-8 text"),
+        "latin-1": ("error", "not UTF-8 text"),
+        "huge": ("error", "over the 20 MiB limit"),
+        "renamed": ("missing", "tiny.ipynb was not submitted"),
+        "empty": ("missing", "tiny.ipynb was not submitted"),
+    }
+    for student, (status, detail) in expect.items():
+        for row in rows[student].values():
+            assert row["status"] == status and detail in row["detail"] and row["points"] == "0", (student, row)
+    assert "ignored extra notebooks: tiny (1).ipynb" in rows["renamed"]["sums-test"]["detail"]
+    for student, note in {"extra": "ignored extra notebooks: scratch.ipynb",
+                          "no-kernelspec": "missing kernelspec restored",
+                          "foreign-kernel": "kernel 'ir' replaced",
+                          "duplicate-ids": "duplicate cell id"}.items():
+        assert [r["status"] for r in rows[student].values()] == ["ok", "ok"], (student, rows[student])
+        assert note in rows[student]["sums-test"]["detail"], (student, rows[student])
+
+
+def _raw_with_duplicate_ids(nb):
+    """nbformat refuses to write duplicate ids, as some editors do; write the JSON by hand."""
+    import json
+    data = json.loads(nbformat.writes(nb))
+    data["cells"][1]["id"] = data["cells"][0]["id"]
+    return json.dumps(data).encode()
