@@ -41,8 +41,8 @@ def configure_nbgrader(c: Config) -> Config:
         "nbgrader.preprocessors.ComputeChecksums",
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
-    # Mutants are wrong answers kept for the tests; they never ship to students.
-    c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "mutants"]
+    # Mutants are wrong answers kept for the tests, and downloads/ ships as zips; neither is released.
+    c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "mutants", "downloads"]
     # Re-add test cells a student deleted, so a deletion cannot dodge a check.
     c.OverwriteCells.add_missing_cells = True
     return c

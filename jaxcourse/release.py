@@ -93,7 +93,8 @@ def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
 
 
 def release(course: Course, lessons: list[str] | None = None, release_dir: Path | None = None) -> list[Path]:
-    """Generate and verify the release of each lesson; return the release notebooks."""
+    """Generate and verify the release of each lesson, then its exercises and downloads."""
+    from .artefacts import write_artefacts  # artefacts builds on this module
     course.ensure_config_file()
     written = []
     for lesson in course.select(lessons):
@@ -103,5 +104,5 @@ def release(course: Course, lessons: list[str] | None = None, release_dir: Path 
                          nbformat.read(target, as_version=4))
         if problems:
             raise CourseError(f"release of {lesson} leaks:\n  " + "\n  ".join(problems))
-        written.append(target)
+        written += [target, *write_artefacts(course, lesson)]
     return written

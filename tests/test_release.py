@@ -1,6 +1,11 @@
 """release/ is generated from source/, committed, and leaks nothing a student must not see."""
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+import zipfile
 
 import nbformat
 import pytest
@@ -20,19 +25,60 @@ def test_there_are_lessons():
     assert {"welcome-01", "welcome-02"} <= set(LESSONS)
 
 
-def test_release_matches_a_fresh_regeneration(tmp_path):
-    """Drift check: `jaxcourse release` must have been run and committed after every source edit."""
+GENERATED = ("release", "exercises", "downloads")
+
+
+def generated_files(root):
+    return sorted(p.relative_to(root) for folder in GENERATED for p in (root / folder).rglob("*")
+                  if p.is_file() and p.name != ".gitkeep")
+
+
+def zip_contents(path):
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_generated_artefacts_match_a_fresh_regeneration(tmp_path):
+    """Drift check: `make release` must have been run and committed after every source edit."""
     course = Course.at(tmp_path)
     for lesson in LESSONS:
-        (course.source / lesson).mkdir(parents=True)
-        (course.source / lesson / f"{lesson}.ipynb").write_bytes(SOURCE.lesson_notebook(lesson).read_bytes())
+        shutil.copytree(SOURCE.source / lesson, course.source / lesson)
     release(course)
-    committed = sorted(p.relative_to(SOURCE.release) for p in SOURCE.release.rglob("*") if p.is_file())
-    regenerated = sorted(p.relative_to(course.release) for p in course.release.rglob("*") if p.is_file())
-    assert committed == regenerated, "release/ has files that source/ does not generate (run `make release`)"
+    committed, regenerated = generated_files(SOURCE.root), generated_files(course.root)
+    assert committed == regenerated, "generated files differ from what source/ produces (run `make release`)"
     for relative in committed:
-        assert normalized(SOURCE.release / relative) == normalized(course.release / relative), \
-            f"release/{relative} drifted from source/ (run `make release`)"
+        ours, fresh = SOURCE.root / relative, course.root / relative
+        if relative.suffix == ".ipynb":
+            same = normalized(ours) == normalized(fresh)
+        elif relative.suffix == ".zip":
+            same = zip_contents(ours) == zip_contents(fresh)
+        else:
+            same = ours.read_bytes() == fresh.read_bytes()
+        assert same, f"{relative} drifted from source/ (run `make release`)"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_exercise_script_runs_and_passes(lesson, tmp_path):
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "MPLBACKEND": "Agg"}
+    done = subprocess.run([sys.executable, str(SOURCE.root / "exercises" / f"{lesson}.py")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.rstrip().splitlines()[-1] == f"PASS: {lesson}"
+
+
+def test_beginner_workspace_zip_runs(tmp_path):
+    with zipfile.ZipFile(SOURCE.root / "downloads" / "jax-start-here.zip") as archive:
+        assert sorted(archive.namelist()) == ["jax-start-here/START-HERE.md", "jax-start-here/first_experiment.py",
+                                              "jax-start-here/requirements-cpu.txt"]
+        archive.extractall(tmp_path)
+    workspace = tmp_path / "jax-start-here"
+    done = subprocess.run([sys.executable, "first_experiment.py"], cwd=workspace, capture_output=True, text=True,
+                          timeout=300, env={k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Backend: cpu" in done.stdout and done.stdout.rstrip().endswith("Sum: 6.0")
+    pins = (workspace / "requirements-cpu.txt").read_text()
+    for pin in ("jax==0.9.2", "jaxlib==0.9.2", "numpy==2.4.4", "optax==0.2.8"):
+        assert pin in pins and pin in (SOURCE.root / "requirements-cpu.txt").read_text()
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
