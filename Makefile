@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test release check-source sandbox-deps clean
+.PHONY: demo test release check-source check-source-next sandbox-deps clean
 
 $(STAMP): requirements-cpu.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,20 @@ release: $(STAMP)
 
 check-source: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse check-source
+
+# A second environment with the newest jax the registry serves, for `check-source-next`.
+NEXT_JAX ?= 0.10.2
+VENV_NEXT := .venv-next
+$(VENV_NEXT)/.installed: requirements-cpu.txt pyproject.toml
+	test -x $(VENV_NEXT)/bin/python || $(PYTHON) -m venv $(VENV_NEXT)
+	$(VENV_NEXT)/bin/python -m pip install --quiet --upgrade pip
+	grep -vE '^(jax|jaxlib|numpy|ml_dtypes|scipy|opt_einsum)==' requirements-cpu.txt > $(VENV_NEXT)/requirements.txt
+	$(VENV_NEXT)/bin/python -m pip install --quiet -r $(VENV_NEXT)/requirements.txt jax==$(NEXT_JAX) jaxlib==$(NEXT_JAX)
+	$(VENV_NEXT)/bin/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+check-source-next: $(VENV_NEXT)/.installed sandbox-deps
+	$(VENV_NEXT)/bin/jaxcourse check-source
 
 clean:
 	rm -rf demo-course .jaxcourse submitted feedback grades gradebook.db
