@@ -26,7 +26,9 @@ def _course(args) -> Course:
 
 def _options(args) -> Options:
     limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout)
-    return Options(platform=args.platform, limits=limits, sandbox=not getattr(args, "unsafe_no_sandbox", False))
+    log = (lambda *_: None) if getattr(args, "quiet", False) else print
+    return Options(platform=args.platform, limits=limits, sandbox=not getattr(args, "unsafe_no_sandbox", False),
+                   workers=getattr(args, "workers", None), log=log)
 
 
 def cmd_release(args) -> int:
@@ -149,6 +151,10 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")
     demo = command("demo", cmd_demo, "release, fabricate three students per lesson, grade and show the results", execution=True)
     demo.add_argument("--source-from", default=".", help="course folder whose source/ the demo copies")
+    for p in (grade, demo):
+        p.add_argument("--workers", type=int, metavar="N",
+                       help="submissions graded at once (default: usable cores on cpu, chips on tpu, GPUs on gpu)")
+        p.add_argument("--quiet", action="store_true", help="print only the results")
     command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks, keeping figures")
     command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure cells", execution=True)
     return top

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -251,12 +250,24 @@ def _dir_bytes(path: Path, cap_entries: int = 10000) -> int:
     return total
 
 
-def _set_child_limits(limits: Limits, cgroup: _Cgroup | None) -> None:
-    if cgroup is not None and cgroup.active:
-        cgroup.join()
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    file_cap = limits.output_bytes * 4 + 64 * 2**20
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_cap, file_cap))
+# Joins the cgroups and sets rlimits, then becomes the sandbox. A separate exec rather than
+# preexec_fn, which is unsafe when the grader runs workers in threads.
+LAUNCHER = """
+import os, resource, sys
+split = sys.argv.index("--")
+file_cap, procs_files = int(sys.argv[1]), sys.argv[2:split]
+for procs in procs_files:
+    with open(procs, "w") as handle:
+        handle.write(str(os.getpid()))
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+resource.setrlimit(resource.RLIMIT_FSIZE, (file_cap, file_cap))
+os.execv(sys.argv[split + 1], sys.argv[split + 1:])
+"""
+
+
+def _launch_command(cmd: list[str], limits: Limits, cgroup: _Cgroup) -> list[str]:
+    procs = [str(group / "cgroup.procs") for group in cgroup.dirs]
+    return [sys.executable, "-S", "-c", LAUNCHER, str(limits.output_bytes * 4 + 64 * 2**20), *procs, "--", *cmd]
 
 
 def execute_notebook(nb: nbformat.NotebookNode, platform: str, limits: Limits = Limits(),
@@ -296,9 +307,8 @@ def _supervise(cmd, run_env, workdir: Path, limits: Limits, sandbox: bool) -> Ex
     cgroup = _Cgroup(limits)
     start = time.monotonic()
     proc = subprocess.Popen(
-        cmd, env=run_env, cwd=workdir / "home" if not sandbox else workdir,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        start_new_session=True, preexec_fn=lambda: _set_child_limits(limits, cgroup),
+        _launch_command(cmd, limits, cgroup), env=run_env, cwd=workdir / "home" if not sandbox else workdir,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )
     limit_hit = ""
     timed_out = False

@@ -4,8 +4,12 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import queue
 import subprocess
 import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -20,6 +24,7 @@ from .record import LedgerEntry, TestCell, atomic_write, lesson_structure, recor
 from .release import sync_gradebook
 from .sanitize import UnreadableSubmission, read_submission, sanitize
 from .score import CellResult, check_records, one_line, receipt_of, score_cell
+from .workers import default_workers, worker_env
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
 
@@ -33,6 +38,7 @@ class Options:
     platform: str = "cpu"
     limits: Limits = field(default_factory=Limits)
     sandbox: bool = True
+    workers: int | None = None   # None: the platform's default (cores, chips or GPUs)
     log: callable = print
 
 
@@ -67,14 +73,15 @@ def instrument(nb: NotebookNode) -> NotebookNode:
     return nb
 
 
-def run(nb: NotebookNode, options: Options) -> tuple[Execution, NotebookNode | None, dict | None, str]:
+def run(nb: NotebookNode, options: Options, env: dict[str, str] | None = None
+        ) -> tuple[Execution, NotebookNode | None, dict | None, str]:
     """Execute an instrumented copy of `nb`; return outputs mapped onto `nb`'s own cells.
 
     The executed file comes from inside the sandbox, so only its outputs are trusted, and only
     when its cells still match what was sent; otherwise the whole run counts as tampered.
     """
     sent = instrument(nb)
-    execution = execute_notebook(sent, options.platform, options.limits, sandbox=options.sandbox)
+    execution = execute_notebook(sent, options.platform, options.limits, extra_env=env, sandbox=options.sandbox)
     back = execution.notebook
     if back is None:
         return execution, None, None, ""
@@ -130,7 +137,7 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     Raises CourseError unless every test cell passes and exports at least one hidden check.
     """
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    execution, merged, receipt, problem = run(nb, options)
+    execution, merged, receipt, problem = run(nb, options, worker_env(options.platform, 0))
     if merged is None:
         raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
     failures, expected = [], {}
@@ -173,7 +180,7 @@ def expected_values(course: Course, lesson: str, options: Options) -> dict:
 # ---------------------------------------------------------------- one submission
 
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
-                   tests: list[TestCell], expected: dict, options: Options) -> Graded:
+                   tests: list[TestCell], expected: dict, options: Options, env: dict[str, str]) -> Graded:
     def all_rows(status: str, detail: str) -> Graded:
         return Graded([CellResult(t.grade_id, 0.0, t.max_points, status, one_line(detail)) for t in tests], None, None)
 
@@ -186,7 +193,7 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
         return all_rows("error", str(exc))
     except Exception as exc:  # nbgrader rejects impossible cell metadata
         return all_rows("error", f"could not restore the lesson's cells: {one_line(exc, 160)}")
-    execution, merged, receipt, problem = run(nb, options)
+    execution, merged, receipt, problem = run(nb, options, env)
     if problem:
         return all_rows("tampered", problem)
     if merged is None:
@@ -211,12 +218,13 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
 
 
 def grade_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
-                     expected: dict, options: Options) -> LedgerEntry:
+                     expected: dict, options: Options, env: dict[str, str], gradebook_lock: threading.Lock
+                     ) -> LedgerEntry:
     """Grade one student's folder, record it, and return its ledger entry."""
     results, csv_rows = {}, []
     for notebook, tests in structure.items():
         graded = grade_notebook(course, submission.lesson, notebook, submission.student,
-                                submission.notebooks.get(notebook), tests, expected["checks"], options)
+                                submission.notebooks.get(notebook), tests, expected["checks"], options, env)
         if submission.extra:
             for row in graded.rows:
                 row.detail = one_line(f"{row.detail}; ignored extra notebooks: {', '.join(submission.extra)}")
@@ -228,7 +236,8 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
         report.write_feedback(course, submission.lesson, submission.student, notebook, graded.notebook, graded.rows)
         platform = (graded.receipt or {}).get("backend") or "unknown"
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
-    record_grades(course, submission.lesson, submission.student, results, submission.folder / "timestamp.txt")
+    with gradebook_lock:  # SQLite writes are serialised, one transaction per student
+        record_grades(course, submission.lesson, submission.student, results, submission.folder / "timestamp.txt")
     return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows)
 
 
@@ -248,17 +257,36 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     submissions, skipped = collect(course, lesson, list(structure))
     for reason in skipped:
         options.log(f"skipped {reason}")
-    entries = []
-    for index, submission in enumerate(submissions, 1):
+    workers = max(1, options.workers or default_workers(options.platform))
+    slots: queue.Queue[int] = queue.Queue()
+    for slot in range(workers):
+        slots.put(slot)
+    lock = threading.Lock()
+    start, total = time.monotonic(), len(submissions)
+
+    def grade_one(index: int, submission: Submission) -> tuple[LedgerEntry, bool]:
         digest = submission.content_hash()
         entry = LedgerEntry.load(course, lesson, submission.student)
         if entry and (entry.submission_hash, entry.expected_hash, entry.platform) == (
                 digest, expected["source_hash"], options.platform):
-            options.log(f"[{index}/{len(submissions)}] {submission.student}: unchanged, kept")
-        else:
-            options.log(f"[{index}/{len(submissions)}] {submission.student}: grading")
-            entry = grade_submission(course, submission, structure, expected, options)
-            entry.submission_hash = digest
+            options.log(f"[{index}/{total}] {submission.student}: unchanged, kept")
+            return entry, False
+        slot = slots.get()
+        try:
+            options.log(f"[{index}/{total}] {submission.student}: grading")
+            entry = grade_submission(course, submission, structure, expected, options,
+                                     worker_env(options.platform, slot), lock)
+        finally:
+            slots.put(slot)
+        entry.submission_hash = digest
+        with lock:
             entry.save(course, lesson)
-        entries.append(entry)
-    return report.write_csv(course, lesson, entries)
+        return entry, True
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        done = list(pool.map(grade_one, range(1, total + 1), submissions))
+    graded = sum(1 for _, fresh in done if fresh)
+    minutes = (time.monotonic() - start) / 60
+    options.log(f"graded {graded} of {total} submissions with {workers} worker(s) in {minutes * 60:.1f}s"
+                + (f" ({graded / minutes:.1f} per minute)" if graded and minutes > 0 else ""))
+    return report.write_csv(course, lesson, [entry for entry, _ in done])

@@ -45,11 +45,11 @@ def test_sigkill_at_any_moment_then_resume(tmp_path):
     for student in students:
         submit_solution(course, student)
     # Killed early (during set-up or the solution run), then killed between submissions.
-    early = start(course)
+    early = start(course, "--workers", "1")
     time.sleep(3)
     os.killpg(early.pid, signal.SIGKILL)
     early.wait()
-    mid = start(course)
+    mid = start(course, "--workers", "1")
     seen = []
     for line in mid.stdout:
         seen.append(line)
