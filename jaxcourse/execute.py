@@ -99,7 +99,6 @@ def sandbox_env(platform: str, extra_env: dict[str, str] | None = None) -> dict[
         "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
         "JAX_PLATFORMS": platform,
-        "MPLBACKEND": "Agg",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
         "TF_CPP_MIN_LOG_LEVEL": "1",
