@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import psutil
@@ -29,11 +30,22 @@ def export_totals(course):
         return {r["student_id"]: float(r["raw_score"]) for r in csv.DictReader(handle)}
 
 
-def no_sandbox_left():
-    deadline = time.monotonic() + 10
+def leftovers(token):
+    """Processes still carrying this test's marker in their environment (bwrap inherits it)."""
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if proc.environ().get("JAXCOURSE_TEST_TOKEN") == token and proc.status() != psutil.STATUS_ZOMBIE:
+                found.append(proc)
+        except psutil.Error:
+            pass
+    return found
+
+
+def no_sandbox_left(token):
+    deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        left = [p for p in psutil.process_iter(["cmdline"]) if any("jaxcourse-run-" in a for a in p.info["cmdline"] or [])]
-        if not left:
+        if not leftovers(token):
             return True
         time.sleep(0.5)
     return False
@@ -41,15 +53,17 @@ def no_sandbox_left():
 
 def test_sigkill_at_any_moment_then_resume(tmp_path):
     course = fresh_tiny(tmp_path)
+    token = uuid.uuid4().hex
+    env = {**os.environ, "JAXCOURSE_TEST_TOKEN": token}
     students = ["s1", "s2", "s3", "s4"]
     for student in students:
         submit_solution(course, student)
     # Killed early (during set-up or the solution run), then killed between submissions.
-    early = start(course, "--workers", "1")
+    early = start(course, "--workers", "1", env=env)
     time.sleep(3)
     os.killpg(early.pid, signal.SIGKILL)
     early.wait()
-    mid = start(course, "--workers", "1")
+    mid = start(course, "--workers", "1", env=env)
     seen = []
     for line in mid.stdout:
         seen.append(line)
@@ -58,7 +72,7 @@ def test_sigkill_at_any_moment_then_resume(tmp_path):
             break
     mid.wait()
     assert any(line.startswith("[3/4]") for line in seen), "".join(seen)
-    assert no_sandbox_left(), "a killed grader must not leave sandboxes running"
+    assert no_sandbox_left(token), "a killed grader must not leave sandboxes running"
 
     resumed = subprocess.run([*GRADE, "--course-dir", str(course.root)], capture_output=True, text=True, timeout=900)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
