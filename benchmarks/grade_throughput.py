@@ -1,0 +1,86 @@
+"""Grading throughput: stock `nbgrader autograde` against `jaxcourse grade`, and a bare script.
+
+Builds a scratch course with 20 submissions of one lesson (correct, one-wrong and blank, mixed),
+then, in the same run on the same machine, times:
+  1. stock `nbgrader autograde LESSON` (serial, unsandboxed, its own Execute preprocessor);
+  2. `jaxcourse grade LESSON` with the default workers (sandboxed, verdicts outside the kernel);
+  3. the solution as a bare `python exercises/LESSON.py` script (no kernel, no grading).
+and prints the ratios. Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import nbformat  # noqa: E402
+
+from jaxcourse import fabricate  # noqa: E402
+from jaxcourse.course import Course  # noqa: E402
+from jaxcourse.release import release  # noqa: E402
+from jaxcourse.workers import default_workers  # noqa: E402
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return seconds
+
+
+def build(root: Path, lesson: str, count: int) -> Course:
+    course = Course.at(root)
+    shutil.copytree(REPO / "source" / lesson, course.source / lesson)
+    release(course, [lesson])
+    released = nbformat.read(course.release / lesson / f"{lesson}.ipynb", as_version=4)
+    mutants = fabricate.mutants(course, lesson)
+    for i in range(count):
+        kind = i % 3
+        if kind == 0:
+            nb = fabricate.solved(course, lesson, released)
+        elif kind == 1 and mutants:
+            nb = fabricate.solved(course, lesson, released, mutants[i % len(mutants)])
+        else:
+            nb = released
+        fabricate.submit(course, f"student-{i:02d}", lesson, nb)
+    return course
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lesson", default="welcome-02")
+    parser.add_argument("-n", type=int, default=20, help="submissions")
+    args = parser.parse_args()
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-bench-") as scratch:
+        stock = build(Path(scratch) / "stock", args.lesson, args.n)
+        ours = build(Path(scratch) / "ours", args.lesson, args.n)
+        stock_s = timed([str(bin_dir / "nbgrader"), "autograde", args.lesson, "--force"], stock.root, env)
+        ours_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet"], ours.root, env)
+        script = REPO / "exercises" / f"{args.lesson}.py"
+        bare_s = min(timed([sys.executable, str(script)], Path(scratch), {**env, "MPLBACKEND": "Agg"})
+                     for _ in range(3))
+    workers = default_workers("cpu")
+    per_stock, per_ours = stock_s / args.n, ours_s / args.n
+    print(f"lesson {args.lesson}, {args.n} submissions, {os.cpu_count()} cores, {workers} worker(s)")
+    print(f"stock nbgrader autograde (serial):  {stock_s:7.1f} s  ({per_stock:.2f} s per submission)")
+    print(f"jaxcourse grade (default workers):  {ours_s:7.1f} s  ({per_ours:.2f} s per submission, "
+          "including the one solution run)")
+    print(f"bare script of the solution:        {bare_s:7.2f} s")
+    print(f"speed-up over stock nbgrader:       {stock_s / ours_s:5.2f}x  (target >= 2.5x)")
+    print(f"per-submission cost / bare script:  {per_ours / bare_s:5.2f}x  (target <= 1.25x)")
+
+
+if __name__ == "__main__":
+    main()
