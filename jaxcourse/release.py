@@ -94,7 +94,7 @@ def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
 
 def release(course: Course, lessons: list[str] | None = None, release_dir: Path | None = None) -> list[Path]:
     """Generate and verify the release of each lesson, then its exercises and downloads."""
-    from .artefacts import write_artefacts  # artefacts builds on this module
+    from .artefacts import write_artefacts, write_resource_zips  # artefacts builds on this module
     course.ensure_config_file()
     written = []
     for lesson in course.select(lessons):
@@ -105,4 +105,4 @@ def release(course: Course, lessons: list[str] | None = None, release_dir: Path 
         if problems:
             raise CourseError(f"release of {lesson} leaks:\n  " + "\n  ".join(problems))
         written += [target, *write_artefacts(course, lesson)]
-    return written
+    return written + write_resource_zips(course)

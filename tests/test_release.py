@@ -43,6 +43,8 @@ def test_generated_artefacts_match_a_fresh_regeneration(tmp_path):
     course = Course.at(tmp_path)
     for lesson in LESSONS:
         shutil.copytree(SOURCE.source / lesson, course.source / lesson)
+    shutil.copytree(SOURCE.root / "resources", course.root / "resources",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     release(course)
     committed, regenerated = generated_files(SOURCE.root), generated_files(course.root)
     assert committed == regenerated, "generated files differ from what source/ produces (run `make release`)"
@@ -64,6 +66,13 @@ def test_exercise_script_runs_and_passes(lesson, tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.rstrip().splitlines()[-1] == f"PASS: {lesson}"
+
+
+def test_tpu_guides_zip_holds_the_labs():
+    with zipfile.ZipFile(SOURCE.root / "downloads" / "jax-tpu-gcp.zip") as archive:
+        names = set(archive.namelist())
+    assert {"resources/tpu-gcp/README.md", "resources/tpu-gcp/launch.py",
+            "resources/tpu-gcp/precision_profile.py"} <= names
 
 
 def test_beginner_workspace_zip_runs(tmp_path):
