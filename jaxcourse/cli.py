@@ -6,7 +6,6 @@ import shutil
 import sys
 import time
 import warnings
-from pathlib import Path
 
 import nbformat
 from sqlalchemy.exc import SAWarning

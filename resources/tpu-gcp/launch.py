@@ -35,7 +35,6 @@ import datetime as _dt
 import hashlib
 import json
 import os
-import platform as _platform
 import signal
 import socket
 import subprocess
@@ -44,7 +43,8 @@ import threading
 import time
 from pathlib import Path
 
-PLATFORMS = ("cpu", "gpu", "tpu")
+from labkit import PLATFORMS, now_iso, package_versions, write_json
+
 REPORT_SCHEMA = "tpu-gcp/launch-report/v1"
 RECEIPT_SCHEMA = "tpu-gcp/device-receipt/v1"
 
@@ -57,19 +57,10 @@ CONFIG_KEYS = ("seed", "hidden", "batch_size", "learning_rate", "data_seed", "n_
 DATA_SEED = 20240611
 N_EXAMPLES, N_FEATURES = 1024, 8
 
-PACKAGES = ("jax", "jaxlib", "numpy", "optax", "orbax-checkpoint", "libtpu", "libtpu-nightly",
-            "jax-cuda12-plugin", "jax-cuda13-plugin")
 
 
-def now_iso() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
 
 
-def write_json(path: Path, data) -> None:
-    """Write atomically, so a reader (or a crash) never sees half a file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
-    os.replace(tmp, path)
 
 
 def read_json(path: Path):
@@ -79,15 +70,6 @@ def read_json(path: Path):
         return None
 
 
-def package_versions() -> dict[str, str]:
-    from importlib import metadata
-    found = {"python": _platform.python_version()}
-    for name in PACKAGES:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            pass
-    return found
 
 
 def checkpoint_steps(run_dir: Path) -> list[int]:

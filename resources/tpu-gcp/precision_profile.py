@@ -29,44 +29,25 @@ from __future__ import annotations
 
 import argparse
 import csv
-import datetime as _dt
-import json
 import math
 import os
-import platform as _platform
 import socket
 import sys
 import time
 from pathlib import Path
 
-PLATFORMS = ("cpu", "gpu", "tpu")
+from labkit import PLATFORMS, now_iso, package_versions, write_json
+
 SCHEMA = "tpu-gcp/precision-report/v1"
 EXIT_OK, EXIT_USAGE, EXIT_PLATFORM, EXIT_BOUND = 0, 2, 3, 4
 COLUMNS = ("name", "kind", "input_dtype", "compute", "output_dtype", "precision", "max_abs_error",
            "mean_abs_error", "rel_error", "bound_ratio", "median_time_ms", "note")
-PACKAGES = ("jax", "jaxlib", "numpy", "matplotlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin",
-            "jax-cuda13-plugin")
 
 
-def now_iso() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
 
 
-def write_json(path: Path, data) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
 
 
-def package_versions() -> dict[str, str]:
-    from importlib import metadata
-    found = {"python": _platform.python_version()}
-    for name in PACKAGES:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            pass
-    return found
 
 
 def arguments(argv=None) -> argparse.Namespace:
