@@ -57,7 +57,6 @@ class Execution:
     timed_out: bool = False                  # the notebook's wall-clock limit was hit
     limit_hit: str = ""                      # "memory", "processes" or "output" when a cap ended it
     seconds: float = 0.0
-    sandboxed: bool = True
     stderr_tail: str = field(default="", repr=False)
 
 
@@ -161,7 +160,8 @@ class _Cgroup:
                 group.mkdir()
                 self.dirs.append(group)
                 (group / "memory.max").write_text(str(limits.memory_bytes))
-                (group / "memory.swap.max").write_text("0") if (group / "memory.swap.max").exists() else None
+                if (group / "memory.swap.max").exists():
+                    (group / "memory.swap.max").write_text("0")
                 (group / "pids.max").write_text(str(limits.max_processes))
                 self.oom_files.append(group / "memory.events")
                 self.pids_events.append(group / "pids.events")
@@ -383,4 +383,4 @@ def _supervise(cmd, run_env, workdir: Path, limits: Limits, sandbox: bool) -> Ex
         except Exception:
             notebook = None
     return Execution(notebook=notebook, fatal=fatal, timed_out=timed_out, limit_hit=limit_hit,
-                     seconds=seconds, sandboxed=sandbox, stderr_tail=stderr[-4000:])
+                     seconds=seconds, stderr_tail=stderr[-4000:])

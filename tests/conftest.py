@@ -13,6 +13,7 @@ from jaxcourse import fabricate
 from jaxcourse.course import Course
 from jaxcourse.grade import Options, grade_lesson
 from jaxcourse.release import release
+from jaxcourse.score import STATUSES
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "course"
@@ -40,6 +41,7 @@ def grade(course: Course, lesson: str, **options) -> dict[str, list[dict]]:
     summary = grade_lesson(course, lesson, Options(**options))
     by_student: dict[str, list[dict]] = {}
     for row in summary.rows:
+        assert row["status"] in STATUSES, row  # the CSV contract holds for every row of every test
         by_student.setdefault(row["student_id"], []).append(row)
     return by_student
 
