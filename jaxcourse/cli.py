@@ -11,6 +11,7 @@ import nbformat
 from sqlalchemy.exc import SAWarning
 
 from . import fabricate
+from .analytics import write_report
 from .course import PLATFORMS, Course, CourseError
 from .execute import Limits, SandboxUnavailable
 from .grade import Options, PlatformUnavailable, grade_lesson, preflight, trusted_run
@@ -94,9 +95,18 @@ def cmd_demo(args) -> int:
         summary = grade_lesson(course, lesson, options)
         print(summary.table())
         mismatch |= summary.platform_mismatch
+        index, _ = write_report(course, lesson)
+        print(f"class report: {index}")
     print(f"\nautograded notebooks: {course.autograded}\nfeedback (HTML): {course.feedback}\n"
-          f"grades (CSV): {course.grades}\ngradebook: {course.gradebook}")
+          f"grades (CSV): {course.grades}\nclass reports: {course.root / 'reports'}\ngradebook: {course.gradebook}")
     return 1 if mismatch else 0
+
+
+def cmd_report(args) -> int:
+    index, text = write_report(_course(args), args.lesson)
+    print(text)
+    print(f"report: {index}")
+    return 0
 
 
 def cmd_clean_source(args) -> int:
@@ -154,6 +164,8 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--workers", type=int, metavar="N",
                        help="submissions graded at once (default: usable cores on cpu, chips on tpu, GPUs on gpu)")
         p.add_argument("--quiet", action="store_true", help="print only the results")
+    command("report", cmd_report, "write reports/LESSON/: per-question chart, score histogram, common failures",
+            lessons="1")
     command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks, keeping figures")
     command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure cells", execution=True)
     return top

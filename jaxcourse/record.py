@@ -12,7 +12,7 @@ import nbformat
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.utils import parse_utc
 
-from .course import Course, CourseError
+from .course import COURSE_ID, Course, CourseError
 from .score import CellResult
 
 
@@ -35,7 +35,7 @@ def atomic_write(path: Path, text: str) -> None:
 def lesson_structure(course: Course, lesson: str) -> dict[str, list[TestCell]]:
     """Each notebook of a lesson with its autograded test cells, from the gradebook."""
     try:
-        with Gradebook(course.db_url, "jax-course") as gb:
+        with Gradebook(course.db_url, COURSE_ID) as gb:
             assignment = gb.find_assignment(lesson)
             structure = {}
             for notebook in sorted(assignment.notebooks, key=lambda n: n.name):
@@ -60,7 +60,7 @@ def record_grades(course: Course, lesson: str, student: str, results: dict[str, 
             timestamp = parse_utc(timestamp_file.read_text().strip())
         except (ValueError, OverflowError):
             timestamp = None
-    with Gradebook(course.db_url, "jax-course") as gb:
+    with Gradebook(course.db_url, COURSE_ID) as gb:
         gb.update_or_create_student(student)
         kwargs = {"timestamp": timestamp} if timestamp else {}
         gb.update_or_create_submission(lesson, student, **kwargs)

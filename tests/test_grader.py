@@ -115,6 +115,7 @@ def test_demo_runs_end_to_end(tmp_path):
     assert "3/3" in out and "0/3" in out
     assert str(tmp_path / "demo" / "grades") in out
     assert (tmp_path / "demo" / "grades" / "tiny.csv").is_file()
+    assert (tmp_path / "demo" / "reports" / "tiny" / "index.html").is_file() and "class report:" in out
     again = run_cli("demo", "--course-dir", str(tmp_path / "demo"), "--source-from", str(FIXTURES))
     assert again.returncode == 0, "the demo must be repeatable"
     refuse = run_cli("demo", "--course-dir", str(FIXTURES))
