@@ -8,6 +8,8 @@ from pathlib import Path
 from traitlets.config import Config
 
 COURSE_ID = "jax-course"
+# The GitHub repository that Open-in-Colab badges point at: the one place to configure it.
+COLAB_REPOSITORY = "OWNER/REPO"
 PLATFORMS = ("cpu", "gpu", "tpu")
 
 NBGRADER_CONFIG_FILE = """\
@@ -33,6 +35,7 @@ def configure_nbgrader(c: Config) -> Config:
         "nbgrader.preprocessors.LockCells",
         "nbgrader.preprocessors.ClearSolutions",
         "jaxcourse.release.ClearOutputExceptFigures",
+        "jaxcourse.release.AddColabCells",
         "nbgrader.preprocessors.CheckCellMetadata",
         "nbgrader.preprocessors.ComputeChecksums",
         "nbgrader.preprocessors.SaveCells",

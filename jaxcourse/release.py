@@ -12,7 +12,7 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .course import Course, CourseError
+from .course import COLAB_REPOSITORY, Course, CourseError
 
 SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n?(.*?)### END SOLUTION", re.S)
 HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n?(.*?)### END HIDDEN TESTS", re.S)
@@ -38,6 +38,43 @@ class ClearOutputExceptFigures(NbGraderPreprocessor):
         for key in ("collapsed", "scrolled", "execution", "papermill"):
             cell.metadata.pop(key, None)
         return cell, resources
+
+
+# Import name -> pip name, for what a Colab runtime may lack.
+COLAB_PACKAGES = {"jax": "jax", "optax": "optax", "orbax": "orbax-checkpoint", "matplotlib": "matplotlib",
+                  "numpy": "numpy"}
+COLAB_SETUP = """\
+# Colab only: install what this lesson imports if the runtime lacks it. Colab's own jax is kept
+# (the course is tested with jax 0.9.2); everywhere else this cell does nothing.
+import importlib.util
+import subprocess
+import sys
+
+if "google.colab" in sys.modules:
+    needed = {packages!r}
+    missing = [name for module, name in needed if importlib.util.find_spec(module) is None]
+    if missing:
+        print("installing:", *missing)
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing], check=True)"""
+
+
+def colab_badge(lesson: str) -> str:
+    url = f"https://colab.research.google.com/github/{COLAB_REPOSITORY}/blob/main/release/{lesson}/{lesson}.ipynb"
+    return f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})"
+
+
+class AddColabCells(NbGraderPreprocessor):
+    """Give each release an Open-in-Colab badge and a setup cell that installs only what is missing."""
+
+    def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
+        lesson = resources["nbgrader"]["assignment"]
+        code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+        imported = set(re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]+)", code, re.M))
+        packages = [(module, name) for module, name in COLAB_PACKAGES.items() if module in imported]
+        cells = [nbformat.v4.new_markdown_cell(colab_badge(lesson), id="colab-badge"),
+                 nbformat.v4.new_code_cell(COLAB_SETUP.format(packages=packages), id="colab-setup")]
+        nb.cells[1:1] = cells
+        return nb, resources
 
 
 def nbgrader_api(course: Course, release_dir: Path | None = None) -> NbGraderAPI:
@@ -92,6 +129,34 @@ def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
     return problems
 
 
+TABLE_START, TABLE_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
+
+
+def lesson_table(course: Course) -> str:
+    """The README's lesson table: id, title (the notebook's first heading) and a Colab badge."""
+    rows = ["| lesson | title | open |", "|---|---|---|"]
+    for lesson in course.lessons():
+        nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+        title = next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
+                      for line in cell.source.splitlines() if line.startswith("# ")), lesson)
+        rows.append(f"| `{lesson}` | {title} | {colab_badge(lesson)} |")
+    return "\n".join(rows)
+
+
+def write_lesson_table(course: Course) -> list[Path]:
+    """Refresh the generated lesson table in README.md, when the README has one."""
+    readme = course.root / "README.md"
+    if not readme.is_file():
+        return []
+    text = readme.read_text()
+    if TABLE_START not in text or TABLE_END not in text:
+        return []
+    head, rest = text.split(TABLE_START, 1)
+    tail = rest.split(TABLE_END, 1)[1]
+    readme.write_text(f"{head}{TABLE_START}\n{lesson_table(course)}\n{TABLE_END}{tail}")
+    return [readme]
+
+
 def release(course: Course, lessons: list[str] | None = None, release_dir: Path | None = None) -> list[Path]:
     """Generate and verify the release of each lesson, then its exercises and downloads."""
     from .artefacts import write_artefacts, write_resource_zips  # artefacts builds on this module
@@ -105,4 +170,4 @@ def release(course: Course, lessons: list[str] | None = None, release_dir: Path 
         if problems:
             raise CourseError(f"release of {lesson} leaks:\n  " + "\n  ".join(problems))
         written += [target, *write_artefacts(course, lesson)]
-    return written + write_resource_zips(course)
+    return written + write_resource_zips(course) + write_lesson_table(course)

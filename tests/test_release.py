@@ -141,3 +141,29 @@ def test_release_runs_without_this_repository(lesson):
     forced = re.search(r"""environ\[\s*["']JAX_PLATFORMS["']\s*\]\s*=(?!=)|putenv\(\s*["']JAX_PLATFORMS"""
                        r"""|environ\.update\([^)]*JAX_PLATFORMS""", code)
     assert forced is None, f"set JAX_PLATFORMS only with os.environ.setdefault: {forced and forced.group(0)}"
+
+
+def test_readme_lesson_table_is_current():
+    from jaxcourse.release import TABLE_END, TABLE_START, lesson_table
+    readme = (SOURCE.root / "README.md").read_text()
+    block = readme.split(TABLE_START, 1)[1].split(TABLE_END, 1)[0].strip()
+    assert block == lesson_table(SOURCE), "README lesson table drifted (run `make release`)"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_release_opens_with_colab_badge_and_setup(lesson, tmp_path):
+    from jaxcourse.course import COLAB_REPOSITORY
+    nb = nbformat.read(SOURCE.release / lesson / f"{lesson}.ipynb", as_version=4)
+    badge, setup = nb.cells[1], nb.cells[2]
+    assert badge.id == "colab-badge" and setup.id == "colab-setup"
+    assert f"github/{COLAB_REPOSITORY}/blob/main/release/{lesson}/{lesson}.ipynb" in badge.source
+    # On "Colab" (a google.colab module is importable) with everything installed, it installs nothing.
+    fake = tmp_path / "google" / "colab"
+    fake.mkdir(parents=True)
+    (tmp_path / "google" / "__init__.py").write_text("")
+    (fake / "__init__.py").write_text("")
+    program = "import google.colab\n" + setup.source
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0 and "installing" not in done.stdout, done.stderr
+    assert "jax" in setup.source and "pip" in setup.source
