@@ -46,15 +46,16 @@ def analyse(course: Course, lesson: str) -> tuple[list[Question], dict[str, floa
     path = course.grades / f"{lesson}.csv"
     if not path.is_file():
         raise CourseError(f"no grades for {lesson}: run `jaxcourse grade {lesson}` first ({path} is missing)")
+    rows = read_csv(path)
     questions: dict[str, Question] = {}
-    for row in read_csv(path):
+    for row in rows:
         question = questions.setdefault(row["grade_id"], Question(row["grade_id"], float(row["max_points"])))
         question.points.append(float(row["points"]))
         if row["status"] != "ok":
             question.failures[f"{row['status']}: {reason(row['detail'])}"] += 1
     totals = {}
     with Gradebook(course.db_url, COURSE_ID) as gb:
-        for student in sorted({r["student_id"] for r in read_csv(path)}):
+        for student in sorted({r["student_id"] for r in rows}):
             try:
                 totals[student] = float(gb.find_submission(lesson, student).score)
             except MissingEntry:
