@@ -4,12 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test release check-source check-source-next sandbox-deps clean
+.PHONY: demo test release check-source check-source-next sandbox-deps browser-deps clean
 
-$(STAMP): requirements-cpu.txt pyproject.toml
+# Ray is an optional extra (`pip install -e '.[ray]'`); the test suite needs it, pinned here.
+$(STAMP): requirements-cpu.txt requirements-ray.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-cpu.txt
+	$(BIN)/python -m pip install --quiet -r requirements-cpu.txt -r requirements-ray.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
@@ -20,10 +21,18 @@ sandbox-deps:
 	    apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null; \
 	  else echo "bubblewrap (bwrap) is missing: install the 'bubblewrap' package" >&2; exit 1; fi; }
 
+# tests/test_browser.py drives Debian's chromium (not Playwright's download); install it the same way.
+browser-deps:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else echo "chromium is missing, so tests/test_browser.py will fail: install the Debian packages" \
+	    "'chromium chromium-driver' (apt-get install -y chromium chromium-driver, as root)" >&2; fi; }
+
 demo: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse demo --course-dir demo-course
 
-test: $(STAMP) sandbox-deps
+test: $(STAMP) sandbox-deps browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 release: $(STAMP)

@@ -3,8 +3,10 @@
 Builds a scratch course with 20 submissions of one lesson (correct, one-wrong and blank, mixed),
 then, in the same run on the same machine, times:
   1. stock `nbgrader autograde LESSON` (serial, unsandboxed, its own Execute preprocessor);
-  2. `jaxcourse grade LESSON` with the default workers (sandboxed, verdicts outside the kernel);
-  3. the solution as a bare `python exercises/LESSON.py` script (no kernel, no grading).
+  2. `jaxcourse grade LESSON` with the default workers (sandboxed, verdicts outside the kernel),
+     warm single-use kernels and the read-only compilation cache;
+  3. the same with `--cold --no-compilation-cache`, to show what those two are worth;
+  4. the solution as a bare `python exercises/LESSON.py` script (no kernel, no grading).
 and prints the ratios. Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20]
 """
 from __future__ import annotations
@@ -66,8 +68,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="jaxcourse-bench-") as scratch:
         stock = build(Path(scratch) / "stock", args.lesson, args.n)
         ours = build(Path(scratch) / "ours", args.lesson, args.n)
+        cold = build(Path(scratch) / "cold", args.lesson, args.n)
         stock_s = timed([str(bin_dir / "nbgrader"), "autograde", args.lesson, "--force"], stock.root, env)
         ours_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet"], ours.root, env)
+        cold_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet", "--cold",
+                        "--no-compilation-cache"], cold.root, env)
         script = REPO / "exercises" / f"{args.lesson}.py"
         bare_s = min(timed([sys.executable, str(script)], Path(scratch), {**env, "MPLBACKEND": "Agg"})
                      for _ in range(3))
@@ -77,6 +82,8 @@ def main() -> None:
     print(f"stock nbgrader autograde (serial):  {stock_s:7.1f} s  ({per_stock:.2f} s per submission)")
     print(f"jaxcourse grade (default workers):  {ours_s:7.1f} s  ({per_ours:.2f} s per submission, "
           "including the one solution run)")
+    print(f"  ... --cold --no-compilation-cache:  {cold_s:7.1f} s  ({cold_s / args.n:.2f} s per submission); "
+          f"warm kernels + cache are {cold_s / ours_s:.2f}x faster")
     print(f"bare script of the solution:        {bare_s:7.2f} s")
     print(f"speed-up over stock nbgrader:       {stock_s / ours_s:5.2f}x  (target >= 2.5x)")
     print(f"per-submission cost / bare script:  {per_ours / bare_s:5.2f}x  (target <= 1.25x)")

@@ -6,6 +6,7 @@ import shutil
 import sys
 import time
 import warnings
+from collections import Counter
 
 import nbformat
 from sqlalchemy.exc import SAWarning
@@ -14,7 +15,9 @@ from . import fabricate
 from .analytics import write_report
 from .course import PLATFORMS, Course, CourseError
 from .execute import Limits, SandboxUnavailable
-from .grade import Options, PlatformUnavailable, grade_lesson, preflight, trusted_run
+from .grade import Options, PlatformUnavailable, Progress, grade_lesson, preflight, trusted_run
+from .ray_backend import BackendUnavailable
+from .record import LedgerEntry
 from .release import ClearOutputExceptFigures, is_figure, release
 
 DEMO_MARKER = ".jaxcourse-demo"
@@ -24,11 +27,38 @@ def _course(args) -> Course:
     return Course.at(args.course_dir)
 
 
+class LiveProgress(Progress):
+    """A rich progress bar on stderr: done/total, elapsed, ETA and counts of cell statuses."""
+
+    def start(self, lesson: str, total: int, kept: int = 0) -> None:
+        from rich.console import Console
+        from rich import progress as bar
+
+        self.counts: Counter[str] = Counter()
+        self.bar = bar.Progress(bar.TextColumn("{task.description}"), bar.BarColumn(), bar.MofNCompleteColumn(),
+                                bar.TimeElapsedColumn(), bar.TextColumn("ETA"), bar.TimeRemainingColumn(),
+                                bar.TextColumn("{task.fields[statuses]}"), console=Console(stderr=True))
+        self.task = self.bar.add_task(f"grading {lesson}", total=total - kept, statuses="")
+        self.bar.start()
+
+    def advance(self, entry: LedgerEntry) -> None:
+        self.counts.update(row["status"] for row in entry.rows)
+        statuses = "cells: " + ", ".join(f"{status} {n}" for status, n in self.counts.most_common())
+        self.bar.update(self.task, advance=1, statuses=statuses)
+
+    def stop(self) -> None:
+        self.bar.stop()
+
+
 def _options(args) -> Options:
     limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout)
-    log = (lambda *_: None) if getattr(args, "quiet", False) else print
+    quiet = getattr(args, "quiet", True)
+    cold = getattr(args, "cold", False)
     return Options(platform=args.platform, limits=limits, sandbox=not getattr(args, "unsafe_no_sandbox", False),
-                   workers=getattr(args, "workers", None), log=log)
+                   workers=getattr(args, "workers", None), warm=not cold, preimport=() if cold else Options.preimport,
+                   compilation_cache=not getattr(args, "no_compilation_cache", False),
+                   backend=getattr(args, "backend", "local"), ray_address=getattr(args, "ray_address", None),
+                   log=(lambda *_: None) if quiet else print, progress=Progress() if quiet else LiveProgress())
 
 
 def cmd_release(args) -> int:
@@ -60,6 +90,7 @@ def cmd_grade(args) -> int:
         print("WARNING: grading without a sandbox; submissions run with your rights", file=sys.stderr)
     summary = grade_lesson(course, args.lesson, options)
     print(summary.table())
+    print(summary.speed())
     print(f"CSV: {summary.csv_path}\nautograded: {course.autograded}\nfeedback: {course.feedback}")
     if summary.platform_mismatch:
         print("ERROR: some submissions did not run on the requested platform (status platform-mismatch)",
@@ -94,6 +125,7 @@ def cmd_demo(args) -> int:
         print(f"\n== {lesson}")
         summary = grade_lesson(course, lesson, options)
         print(summary.table())
+        print(summary.speed())
         mismatch |= summary.platform_mismatch
         index, _ = write_report(course, lesson)
         print(f"class report: {index}")
@@ -163,7 +195,14 @@ def parser() -> argparse.ArgumentParser:
     for p in (grade, demo):
         p.add_argument("--workers", type=int, metavar="N",
                        help="submissions graded at once (default: usable cores on cpu, chips on tpu, GPUs on gpu)")
-        p.add_argument("--quiet", action="store_true", help="print only the results")
+        p.add_argument("--quiet", action="store_true", help="no progress display; print only the results")
+        p.add_argument("--cold", action="store_true",
+                       help="start each sandbox only when its submission is due, with nothing imported ahead")
+        p.add_argument("--no-compilation-cache", action="store_true",
+                       help="do not share the solution's compiled programs (read-only) with submissions")
+        p.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="ray: run each notebook as a task on a Ray cluster (pip install -e '.[ray]')")
+        p.add_argument("--ray-address", metavar="ADDR", help="cluster to join (default: start a local one)")
     command("report", cmd_report, "write reports/LESSON/: per-question chart, score histogram, common failures",
             lessons="1")
     command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks, keeping figures")
@@ -177,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except (CourseError, PlatformUnavailable, SandboxUnavailable) as exc:
+    except (CourseError, PlatformUnavailable, SandboxUnavailable, BackendUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -26,14 +26,14 @@ import psutil
 KERNEL_DIR = Path(__file__).parent / "kernel"
 SANDBOX_HOME = "/home/student"
 SANDBOX_GRADER = "/grader"
+SANDBOX_CACHE = "/grader/jax-cache"
 ACCELERATOR_DEVICES = {
     "gpu": ["/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
             *[f"/dev/nvidia{i}" for i in range(16)], "/dev/dri"],
     "tpu": [*[f"/dev/accel{i}" for i in range(16)], "/dev/vfio"],
 }
 # Variables the grader may set for device placement; nothing else crosses into the sandbox.
-PASSTHROUGH_PREFIXES = ("TPU_", "CUDA_", "XLA_", "ALLOW_MULTIPLE_LIBTPU_LOAD", "JAX_COMPILATION_CACHE_DIR",
-                        "NVIDIA_", "LD_LIBRARY_PATH")
+PASSTHROUGH_PREFIXES = ("TPU_", "CUDA_", "XLA_", "ALLOW_MULTIPLE_LIBTPU_LOAD", "NVIDIA_", "LD_LIBRARY_PATH")
 
 
 class SandboxUnavailable(RuntimeError):
@@ -110,7 +110,8 @@ def sandbox_env(platform: str, extra_env: dict[str, str] | None = None) -> dict[
     return env
 
 
-def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, str]) -> list[str]:
+def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, str],
+                  cache: CompilationCache | None = None) -> list[str]:
     cmd = [
         bwrap_path() or "bwrap",
         "--unshare-user", "--uid", "65534", "--gid", "65534",
@@ -136,8 +137,10 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
         "--ro-bind", str(KERNEL_DIR), f"{SANDBOX_GRADER}/kernel",
         "--ro-bind", str(workdir / "in"), f"{SANDBOX_GRADER}/in",
         "--bind", str(workdir / "out"), f"{SANDBOX_GRADER}/out",
-        "--chdir", SANDBOX_HOME, "--clearenv",
     ]
+    if cache is not None:
+        cmd += ["--bind" if cache.writable else "--ro-bind", str(cache.path), SANDBOX_CACHE]
+    cmd += ["--chdir", SANDBOX_HOME, "--clearenv"]
     for key, value in sorted(env.items()):
         cmd += ["--setenv", key, value]
     return cmd
@@ -183,11 +186,6 @@ class _Cgroup:
     @property
     def active(self) -> bool:
         return bool(self.dirs)
-
-    def join(self) -> None:
-        """Runs in the child between fork and exec."""
-        for group in self.dirs:
-            (group / "cgroup.procs").write_text(str(os.getpid()))
 
     @staticmethod
     def _counter(paths: list[Path], name: str) -> int:
@@ -269,25 +267,51 @@ def _launch_command(cmd: list[str], limits: Limits, cgroup: _Cgroup) -> list[str
     return [sys.executable, "-S", "-c", LAUNCHER, str(limits.output_bytes * 4 + 64 * 2**20), *procs, "--", *cmd]
 
 
-def execute_notebook(nb: nbformat.NotebookNode, platform: str, limits: Limits = Limits(),
-                     extra_env: dict[str, str] | None = None, sandbox: bool = True) -> Execution:
-    """Run `nb` with papermill in a fresh kernel and return the executed notebook."""
-    if sandbox and not bwrap_path():
-        raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package")
-    workdir = Path(tempfile.mkdtemp(prefix="jaxcourse-run-"))
-    try:
+@dataclass(frozen=True)
+class CompilationCache:
+    """A JAX persistent compilation cache folder on the host.
+
+    The instructor's solution fills it (writable); every submission reads it (read-only), so
+    correct answers skip compilation and no student can plant a program for another.
+    """
+    path: Path
+    writable: bool = False
+
+    def env(self) -> dict[str, str]:
+        return {"JAX_COMPILATION_CACHE_DIR": SANDBOX_CACHE,
+                "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
+                # Lesson programs compile in milliseconds: keep every one when filling; when
+                # reading, an unreachable threshold stops JAX from even trying to write.
+                "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0" if self.writable else "1e9",
+                "JAX_PERSISTENT_CACHE_ENABLE_XLA_CACHES": "none"}
+
+
+class Sandbox:
+    """A single-use sandboxed notebook runner.
+
+    It starts ahead of time: its kernel boots and imports `preimport` while other submissions
+    run. `run` hands it exactly one notebook; afterwards it is discarded, kernel and all.
+    """
+
+    def __init__(self, platform: str, limits: Limits = Limits(), extra_env: dict[str, str] | None = None,
+                 sandbox: bool = True, preimport: tuple[str, ...] = (), cache: CompilationCache | None = None):
+        if sandbox and not bwrap_path():
+            raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package")
+        self.limits, self.sandbox = limits, sandbox
+        self.workdir = workdir = Path(tempfile.mkdtemp(prefix="jaxcourse-run-"))
         for sub in ("in", "out", "etc"):
             (workdir / sub).mkdir()
         os.chmod(workdir / "out", 0o777)
         (workdir / "etc" / "passwd").write_text(f"student:x:65534:65534:student:{SANDBOX_HOME}:/bin/sh\n")
         (workdir / "etc" / "group").write_text("student:x:65534:\n")
-        nbformat.write(nb, workdir / "in" / "submission.ipynb")
         env = sandbox_env(platform, extra_env)
         if sandbox:
-            prefix = bwrap_command(platform, workdir, limits, env)
+            if cache is not None:
+                env.update(cache.env())
+            prefix = bwrap_command(platform, workdir, limits, env, cache)
             runner, source, target = (f"{SANDBOX_GRADER}/kernel/run_notebook.py",
                                       f"{SANDBOX_GRADER}/in/submission.ipynb", f"{SANDBOX_GRADER}/out/executed.ipynb")
-            run_env = None
+            run_env, cwd = None, workdir
         else:
             home = workdir / "home"
             home.mkdir()
@@ -295,92 +319,134 @@ def execute_notebook(nb: nbformat.NotebookNode, platform: str, limits: Limits = 
             prefix = []
             runner, source, target = (str(KERNEL_DIR / "run_notebook.py"),
                                       str(workdir / "in" / "submission.ipynb"), str(workdir / "out" / "executed.ipynb"))
-            run_env = env
-        cmd = [*prefix, sys.executable, runner, source, target, str(limits.cell_timeout), str(limits.output_bytes)]
-        return _supervise(cmd, run_env, workdir, limits, sandbox)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+            run_env, cwd = env, home
+        self.source = workdir / "in" / "submission.ipynb"
+        cmd = [*prefix, sys.executable, runner, source, target, str(limits.cell_timeout), str(limits.output_bytes),
+               ",".join(preimport)]
+        self.cgroup = _Cgroup(limits)
+        self.proc = subprocess.Popen(
+            _launch_command(cmd, limits, self.cgroup), env=run_env, cwd=cwd,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        )
+        self.stdout_chunks: list[bytes] = []
+        self.stderr_chunks: list[bytes] = []
+        self.readers = [threading.Thread(target=_drain, args=(self.proc.stdout, self.stdout_chunks), daemon=True),
+                        threading.Thread(target=_drain, args=(self.proc.stderr, self.stderr_chunks), daemon=True)]
+        for reader in self.readers:
+            reader.start()
+        self.closed = False
 
+    def alive(self) -> bool:
+        return self.proc.poll() is None
 
-def _supervise(cmd, run_env, workdir: Path, limits: Limits, sandbox: bool) -> Execution:
-    cgroup = _Cgroup(limits)
-    start = time.monotonic()
-    proc = subprocess.Popen(
-        _launch_command(cmd, limits, cgroup), env=run_env, cwd=workdir / "home" if not sandbox else workdir,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-    )
-    limit_hit = ""
-    timed_out = False
-    stdout_chunks: list[bytes] = []
-    stderr_chunks: list[bytes] = []
-
-    def drain(stream, chunks):
-        kept = 0
-        for chunk in iter(lambda: stream.read(65536), b""):
-            if kept < 256 * 1024:
-                chunks.append(chunk)
-                kept += len(chunk)
-
-    readers = [threading.Thread(target=drain, args=(proc.stdout, stdout_chunks), daemon=True),
-               threading.Thread(target=drain, args=(proc.stderr, stderr_chunks), daemon=True)]
-    for reader in readers:
-        reader.start()
-    watched = psutil.Process(proc.pid)
-    try:
-        while proc.poll() is None:
-            if time.monotonic() - start > limits.notebook_timeout:
-                timed_out = True
-                break
-            if not cgroup.active:
-                rss, count = _tree_usage(watched)
-                if rss > limits.memory_bytes:
-                    limit_hit = "memory"
-                    break
-                if count > limits.max_processes:
-                    limit_hit = "processes"
-                    break
-            if _dir_bytes(workdir / "out") > limits.output_bytes * 4 + 64 * 2**20:
-                limit_hit = "output"
-                break
-            time.sleep(0.2)
-    finally:
-        if proc.poll() is None:
+    def run(self, nb: nbformat.NotebookNode) -> Execution:
+        """Execute `nb`, then discard the sandbox."""
+        try:
+            nbformat.write(nb, self.source)
             try:
-                os.killpg(proc.pid, 9)
+                self.proc.stdin.write(b"run\n")
+                self.proc.stdin.close()
+            except OSError:  # the runner already died; _supervise reports why
+                pass
+            return self._supervise()
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, 9)
             except OSError:
                 pass
-        proc.wait()
-        for reader in readers:
-            reader.join(timeout=5)
-        if cgroup.active and not limit_hit and proc.returncode != 0:
-            limit_hit = "memory" if cgroup.memory_exhausted() else "processes" if cgroup.processes_exhausted() else ""
-        cgroup.close()
-    seconds = time.monotonic() - start
-    stdout = b"".join(stdout_chunks).decode("utf-8", "replace")
-    stderr = b"".join(stderr_chunks).decode("utf-8", "replace")
-    fatal = ""
-    for line in stdout.splitlines():
-        if line.startswith('{"fatal"'):
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
-                fatal = json.loads(line)["fatal"]
-            except (ValueError, KeyError):
+                stream.close()
+            except OSError:
                 pass
-    if proc.returncode not in (0, 3) and not (timed_out or limit_hit):
-        fatal = fatal or f"the notebook runner exited with status {proc.returncode}"
-    if limit_hit == "memory":
-        fatal = f"memory limit of {limits.memory_bytes // 2**20} MiB exceeded"
-    elif limit_hit == "processes":
-        fatal = f"process limit of {limits.max_processes} exceeded"
-    elif limit_hit == "output":
-        fatal = "output size limit exceeded"
-    elif timed_out:
-        fatal = f"notebook ran longer than {limits.notebook_timeout}s"
-    executed = workdir / "out" / "executed.ipynb"
-    notebook = None
-    if executed.is_file() and executed.stat().st_size <= limits.output_bytes * 4 + 64 * 2**20:
+        for reader in self.readers:
+            reader.join(timeout=5)
+        self.cgroup.close()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _supervise(self) -> Execution:
+        proc, limits, cgroup, out = self.proc, self.limits, self.cgroup, self.workdir / "out"
+        start = time.monotonic()
+        limit_hit = ""
+        timed_out = False
+        watched = psutil.Process(proc.pid)
         try:
-            notebook = nbformat.read(executed, as_version=4)
-        except Exception:
-            notebook = None
-    return Execution(notebook=notebook, fatal=fatal, timed_out=timed_out, limit_hit=limit_hit,
-                     seconds=seconds, stderr_tail=stderr[-4000:])
+            while proc.poll() is None:
+                if time.monotonic() - start > limits.notebook_timeout:
+                    timed_out = True
+                    break
+                if not cgroup.active:
+                    rss, count = _tree_usage(watched)
+                    if rss > limits.memory_bytes:
+                        limit_hit = "memory"
+                        break
+                    if count > limits.max_processes:
+                        limit_hit = "processes"
+                        break
+                if _dir_bytes(out) > limits.output_bytes * 4 + 64 * 2**20:
+                    limit_hit = "output"
+                    break
+                time.sleep(0.05)
+        finally:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, 9)
+                except OSError:
+                    pass
+            proc.wait()
+            for reader in self.readers:
+                reader.join(timeout=5)
+            if cgroup.active and not limit_hit and proc.returncode != 0:
+                limit_hit = "memory" if cgroup.memory_exhausted() else "processes" if cgroup.processes_exhausted() else ""
+        seconds = time.monotonic() - start
+        stdout = b"".join(self.stdout_chunks).decode("utf-8", "replace")
+        stderr = b"".join(self.stderr_chunks).decode("utf-8", "replace")
+        fatal = ""
+        for line in stdout.splitlines():
+            if line.startswith('{"fatal"'):
+                try:
+                    fatal = json.loads(line)["fatal"]
+                except (ValueError, KeyError):
+                    pass
+        if proc.returncode not in (0, 3) and not (timed_out or limit_hit):
+            fatal = fatal or f"the notebook runner exited with status {proc.returncode}"
+        if limit_hit == "memory":
+            fatal = f"memory limit of {limits.memory_bytes // 2**20} MiB exceeded"
+        elif limit_hit == "processes":
+            fatal = f"process limit of {limits.max_processes} exceeded"
+        elif limit_hit == "output":
+            fatal = "output size limit exceeded"
+        elif timed_out:
+            fatal = f"notebook ran longer than {limits.notebook_timeout}s"
+        executed = out / "executed.ipynb"
+        notebook = None
+        if executed.is_file() and executed.stat().st_size <= limits.output_bytes * 4 + 64 * 2**20:
+            try:
+                notebook = nbformat.read(executed, as_version=4)
+            except Exception:
+                notebook = None
+        return Execution(notebook=notebook, fatal=fatal, timed_out=timed_out, limit_hit=limit_hit,
+                         seconds=seconds, stderr_tail=stderr[-4000:])
+
+
+def _drain(stream, chunks: list[bytes]) -> None:
+    kept = 0
+    for chunk in iter(lambda: stream.read(65536), b""):
+        if kept < 256 * 1024:
+            chunks.append(chunk)
+            kept += len(chunk)
+
+
+def execute_notebook(nb: nbformat.NotebookNode, platform: str, limits: Limits = Limits(),
+                     extra_env: dict[str, str] | None = None, sandbox: bool = True,
+                     cache: CompilationCache | None = None) -> Execution:
+    """Run `nb` with papermill in a fresh kernel, started now, and return the executed notebook."""
+    return Sandbox(platform, limits, extra_env, sandbox, cache=cache).run(nb)

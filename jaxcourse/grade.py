@@ -5,6 +5,7 @@ import copy
 import hashlib
 import json
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -12,14 +13,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from . import report
+from . import ray_backend, report
 from .collect import Submission, collect
 from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution, Limits, SandboxUnavailable, assert_hidden, bwrap_path, execute_notebook
+from .execute import (KERNEL_DIR, CompilationCache, Execution, Limits, Sandbox, SandboxUnavailable, assert_hidden,
+                      bwrap_path)
 from .record import LedgerEntry, TestCell, atomic_write, lesson_structure, record_grades, write_autograded
 from .release import sync_gradebook
 from .sanitize import UnreadableSubmission, read_submission, sanitize
@@ -27,6 +30,12 @@ from .score import CellResult, check_records, one_line, receipt_of, score_cell
 from .workers import default_workers, worker_env
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
+# What a warm kernel imports before its notebook arrives: JAX's heavy dependencies, but not
+# jax itself, which reads JAX_* variables at import that a lesson may still set (welcome-cpu
+# sets JAX_NUM_CPU_DEVICES before `import jax`).
+PREIMPORT = ("numpy", "ml_dtypes", "opt_einsum", "jaxlib._jax", "jaxlib.xla_client")
+
+Executor = Callable[[NotebookNode], Execution]
 
 
 class PlatformUnavailable(RuntimeError):
@@ -39,7 +48,26 @@ class Options:
     limits: Limits = field(default_factory=Limits)
     sandbox: bool = True
     workers: int | None = None   # None: the platform's default (cores, chips or GPUs)
+    warm: bool = True            # start each worker's next sandbox while it grades
+    preimport: tuple[str, ...] = PREIMPORT
+    compilation_cache: bool = True
+    backend: str = "local"       # or "ray"
+    ray_address: str | None = None
     log: callable = print
+    progress: "Progress" = field(default_factory=lambda: Progress())
+
+
+class Progress:
+    """Told of each graded submission; the command line shows a live bar, tests show nothing."""
+
+    def start(self, lesson: str, total: int, kept: int = 0) -> None:
+        pass
+
+    def advance(self, entry: LedgerEntry) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
 
 
 @dataclass
@@ -73,15 +101,14 @@ def instrument(nb: NotebookNode) -> NotebookNode:
     return nb
 
 
-def run(nb: NotebookNode, options: Options, env: dict[str, str] | None = None
-        ) -> tuple[Execution, NotebookNode | None, dict | None, str]:
+def run(nb: NotebookNode, execute: Executor) -> tuple[Execution, NotebookNode | None, dict | None, str]:
     """Execute an instrumented copy of `nb`; return outputs mapped onto `nb`'s own cells.
 
     The executed file comes from inside the sandbox, so only its outputs are trusted, and only
     when its cells still match what was sent; otherwise the whole run counts as tampered.
     """
     sent = instrument(nb)
-    execution = execute_notebook(sent, options.platform, options.limits, extra_env=env, sandbox=options.sandbox)
+    execution = execute(sent)
     back = execution.notebook
     if back is None:
         return execution, None, None, ""
@@ -122,6 +149,11 @@ def expected_path(course: Course, lesson: str, platform: str) -> Path:
     return course.state / "expected" / lesson / f"{platform}.json"
 
 
+def cache_path(course: Course, lesson: str, platform: str) -> Path:
+    """The lesson's compilation cache, filled by the instructor's solution, read by submissions."""
+    return course.state / "jax-cache" / lesson / platform
+
+
 def source_hash(course: Course, lesson: str) -> str:
     """Identifies the expected values: the lesson's source and the grader code that judges it."""
     digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes())
@@ -137,7 +169,18 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     Raises CourseError unless every test cell passes and exports at least one hidden check.
     """
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    execution, merged, receipt, problem = run(nb, options, worker_env(options.platform, 0))
+    cache = None
+    if options.compilation_cache and options.sandbox and options.backend == "local":
+        folder = cache_path(course, lesson, options.platform)
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        cache = CompilationCache(folder, writable=True)
+    if options.backend == "ray":
+        execute = ray_backend.executor(options)
+    else:
+        execute = Sandbox(options.platform, options.limits, worker_env(options.platform, 0), options.sandbox,
+                          cache=cache).run
+    execution, merged, receipt, problem = run(nb, execute)
     if merged is None:
         raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
     failures, expected = [], {}
@@ -165,9 +208,11 @@ def expected_values(course: Course, lesson: str, options: Options) -> dict:
     """The instructor's exports for this lesson and platform, re-run only when the source changed."""
     path = expected_path(course, lesson, options.platform)
     digest = source_hash(course, lesson)
+    wants_cache = options.compilation_cache and options.sandbox and options.backend == "local"
     try:
         cached = json.loads(path.read_text())
-        if cached.get("source_hash") == digest:
+        if cached.get("source_hash") == digest and (cache_path(course, lesson, options.platform).is_dir()
+                                                    or not wants_cache):
             return cached
     except (OSError, ValueError):
         pass
@@ -180,7 +225,7 @@ def expected_values(course: Course, lesson: str, options: Options) -> dict:
 # ---------------------------------------------------------------- one submission
 
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
-                   tests: list[TestCell], expected: dict, options: Options, env: dict[str, str]) -> Graded:
+                   tests: list[TestCell], expected: dict, options: Options, execute: Executor) -> Graded:
     def all_rows(status: str, detail: str) -> Graded:
         return Graded([CellResult(t.grade_id, 0.0, t.max_points, status, one_line(detail)) for t in tests], None, None)
 
@@ -193,7 +238,7 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
         return all_rows("error", str(exc))
     except Exception as exc:  # nbgrader rejects impossible cell metadata
         return all_rows("error", f"could not restore the lesson's cells: {one_line(exc, 160)}")
-    execution, merged, receipt, problem = run(nb, options, env)
+    execution, merged, receipt, problem = run(nb, execute)
     if problem:
         return all_rows("tampered", problem)
     if merged is None:
@@ -218,13 +263,13 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
 
 
 def grade_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
-                     expected: dict, options: Options, env: dict[str, str], gradebook_lock: threading.Lock
+                     expected: dict, options: Options, execute: Executor, gradebook_lock: threading.Lock
                      ) -> LedgerEntry:
     """Grade one student's folder, record it, and return its ledger entry."""
     results, csv_rows = {}, []
     for notebook, tests in structure.items():
         graded = grade_notebook(course, submission.lesson, notebook, submission.student,
-                                submission.notebooks.get(notebook), tests, expected["checks"], options, env)
+                                submission.notebooks.get(notebook), tests, expected["checks"], options, execute)
         if submission.extra:
             for row in graded.rows:
                 row.detail = one_line(f"{row.detail}; ignored extra notebooks: {', '.join(submission.extra)}")
@@ -241,6 +286,45 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
     return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows)
 
 
+class WarmSandboxes:
+    """One started sandbox waiting per worker slot, as long as notebooks remain to run.
+
+    Each sandbox serves exactly one notebook and is then discarded, so nothing crosses
+    submissions; only the kernel's start-up and imports overlap with other work.
+    """
+
+    def __init__(self, options: Options, cache: CompilationCache | None, runs: int):
+        self.options, self.cache, self.remaining = options, cache, runs
+        self.ready: dict[int, Sandbox] = {}
+        self.lock = threading.Lock()
+
+    def _start(self, slot: int) -> Sandbox:
+        o = self.options
+        return Sandbox(o.platform, o.limits, worker_env(o.platform, slot), o.sandbox, o.preimport, self.cache)
+
+    def executor(self, slot: int) -> Executor:
+        def execute(nb: NotebookNode) -> Execution:
+            with self.lock:
+                sandbox = self.ready.pop(slot, None)
+                self.remaining -= 1
+                warm_next = self.options.warm and self.remaining > len(self.ready)
+            if sandbox is None or not sandbox.alive():  # a warm sandbox that died is never used
+                if sandbox is not None:
+                    sandbox.discard()
+                sandbox = self._start(slot)
+            if warm_next:
+                with self.lock:
+                    self.ready[slot] = self._start(slot)
+            return sandbox.run(nb)
+        return execute
+
+    def close(self) -> None:
+        with self.lock:
+            for sandbox in self.ready.values():
+                sandbox.discard()
+            self.ready.clear()
+
+
 def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
     """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups."""
     course.lesson_notebook(lesson)
@@ -249,7 +333,11 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
             raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, "
                                      "or pass --unsafe-no-sandbox to grade trusted notebooks without it")
         assert_hidden(course.root)
-    preflight(options.platform)
+    if options.backend == "ray":
+        ray_backend.connect(options.ray_address)
+        ray_backend.preflight(options.platform)
+    else:
+        preflight(options.platform)
     course.ensure_config_file()
     sync_gradebook(course, lesson)
     structure = lesson_structure(course, lesson)
@@ -257,36 +345,53 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     submissions, skipped = collect(course, lesson, list(structure))
     for reason in skipped:
         options.log(f"skipped {reason}")
-    workers = max(1, options.workers or default_workers(options.platform))
-    slots: queue.Queue[int] = queue.Queue()
-    for slot in range(workers):
-        slots.put(slot)
-    lock = threading.Lock()
     start, total = time.monotonic(), len(submissions)
-
-    def grade_one(index: int, submission: Submission) -> tuple[LedgerEntry, bool]:
-        digest = submission.content_hash()
+    kept: dict[int, LedgerEntry] = {}
+    for index, submission in enumerate(submissions):
         entry = LedgerEntry.load(course, lesson, submission.student)
         if entry and (entry.submission_hash, entry.expected_hash, entry.platform) == (
-                digest, expected["source_hash"], options.platform):
-            options.log(f"[{index}/{total}] {submission.student}: unchanged, kept")
-            return entry, False
-        slot = slots.get()
+                submission.content_hash(), expected["source_hash"], options.platform):
+            options.log(f"[{index + 1}/{total}] {submission.student}: unchanged, kept")
+            kept[index] = entry
+    todo = [i for i in range(total) if i not in kept]
+    if options.backend == "ray":
+        workers = max(1, options.workers or ray_backend.default_workers(options.platform))
+        executors = [ray_backend.executor(options)] * workers
+        pool = None
+    else:
+        workers = max(1, options.workers or default_workers(options.platform))
+        folder = cache_path(course, lesson, options.platform)
+        cache = CompilationCache(folder) if options.compilation_cache and options.sandbox and folder.is_dir() else None
+        pool = WarmSandboxes(options, cache, len(todo) * len(structure))
+        executors = [pool.executor(slot) for slot in range(workers)]
+    slots: queue.Queue[Executor] = queue.Queue()
+    for execute in executors:
+        slots.put(execute)
+    lock = threading.Lock()
+    progress = options.progress
+    progress.start(lesson, total, kept=len(kept))
+
+    def grade_one(index: int) -> LedgerEntry:
+        submission = submissions[index]
+        execute = slots.get()
         try:
-            options.log(f"[{index}/{total}] {submission.student}: grading")
-            entry = grade_submission(course, submission, structure, expected, options,
-                                     worker_env(options.platform, slot), lock)
+            options.log(f"[{index + 1}/{total}] {submission.student}: grading")
+            entry = grade_submission(course, submission, structure, expected, options, execute, lock)
         finally:
-            slots.put(slot)
-        entry.submission_hash = digest
+            slots.put(execute)
+        entry.submission_hash = submission.content_hash()
         with lock:
             entry.save(course, lesson)
-        return entry, True
+            progress.advance(entry)
+        return entry
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        done = list(pool.map(grade_one, range(1, total + 1), submissions))
-    graded = sum(1 for _, fresh in done if fresh)
-    minutes = (time.monotonic() - start) / 60
-    options.log(f"graded {graded} of {total} submissions with {workers} worker(s) in {minutes * 60:.1f}s"
-                + (f" ({graded / minutes:.1f} per minute)" if graded and minutes > 0 else ""))
-    return report.write_csv(course, lesson, [entry for entry, _ in done])
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as threads:
+            fresh = dict(zip(todo, threads.map(grade_one, todo)))
+    finally:
+        if pool is not None:
+            pool.close()
+        progress.stop()
+    summary = report.write_csv(course, lesson, [kept.get(i) or fresh[i] for i in range(total)])
+    summary.graded, summary.seconds, summary.workers = len(todo), time.monotonic() - start, workers
+    return summary

@@ -25,6 +25,16 @@ class Summary:
     lesson: str
     csv_path: Path
     rows: list[dict] = field(default_factory=list)
+    graded: int = 0          # submissions executed in this run; the rest were unchanged and kept
+    seconds: float = 0.0
+    workers: int = 0
+
+    def speed(self) -> str:
+        students = len({row["student_id"] for row in self.rows})
+        line = f"graded {self.graded} of {students} submissions with {self.workers} worker(s) in {self.seconds:.1f}s"
+        if self.graded and self.seconds > 0:
+            line += f" ({self.graded / self.seconds * 60:.1f} per minute)"
+        return line
 
     @property
     def platform_mismatch(self) -> bool:

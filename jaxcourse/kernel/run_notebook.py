@@ -1,14 +1,20 @@
 """Executes one notebook with papermill. Runs inside the sandbox, beside the kernel.
 
 Standalone on purpose: the sandbox sees the Python environment but not this repository.
-usage: run_notebook.py INPUT OUTPUT CELL_TIMEOUT OUTPUT_BYTES
+usage: run_notebook.py INPUT OUTPUT CELL_TIMEOUT OUTPUT_BYTES PREIMPORT
+
+The kernel starts at once and imports PREIMPORT (comma-separated modules); the notebook runs
+when the grader writes "run" on stdin, so a sandbox can be warmed up while others are busy.
 """
 import json
+import os
 import sys
 
 import nbclient.client
 import nbformat
 import papermill
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
 from papermill.exceptions import PapermillExecutionError
 from papermill.execute import remove_error_markers
 
@@ -54,12 +60,38 @@ def install_hooks(output_bytes):
     nbclient.client.NotebookClient._async_handle_timeout = marked_timeout
 
 
+async def start_kernel(preimport):
+    """Boot the kernel papermill will use; import `preimport` silently (no names, no history)."""
+    km = AsyncKernelManager(kernel_name="python3")
+    # C++ log lines (XLA's cache loader, for one) go to the grader's log, not into cell outputs.
+    await km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:",
+                                           "--IPKernelApp.capture_fd_output=False"], cwd=os.getcwd())
+    if preimport:
+        kc = km.client()
+        kc.start_channels()
+        try:
+            await kc.wait_for_ready(timeout=120)
+            code = "".join(f"__import__({name!r})\n" for name in preimport)
+            await kc.execute_interactive(code, silent=True, store_history=False, timeout=120)
+        finally:
+            kc.stop_channels()
+    return km
+
+
 def main():
-    source, target, cell_timeout, output_bytes = sys.argv[1:5]
+    source, target, cell_timeout, output_bytes, preimport = sys.argv[1:6]
     install_hooks(int(output_bytes))
     try:
+        km = run_sync(start_kernel)([name for name in preimport.split(",") if name])
+    except Exception as exc:
+        print(json.dumps({"fatal": f"the kernel did not start: {type(exc).__name__}: {exc}".splitlines()[0][:300]}))
+        sys.exit(3)
+    if sys.stdin.readline().strip() != "run":
+        run_sync(km.shutdown_kernel)(now=True)
+        return  # discarded unused
+    try:
         papermill.execute_notebook(
-            source, target,
+            source, target, km=km,
             kernel_name="python3", progress_bar=False, log_output=False,
             execution_timeout=int(cell_timeout), start_timeout=120,
             allow_errors=True, interrupt_on_timeout=True,
@@ -71,6 +103,8 @@ def main():
     except Exception as exc:  # a dead kernel ends the run; the cells it finished are kept
         print(json.dumps({"fatal": f"{type(exc).__name__}: {exc}".splitlines()[0][:300]}))
         sys.exit(3)
+    finally:
+        run_sync(km.shutdown_kernel)(now=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,76 @@
+"""Grade on a Ray cluster: each notebook execution is a Ray task running the same sandbox.
+
+Every node needs this package, bubblewrap and the same Python environment; the driver keeps
+the gradebook, so sanitizing, scoring and recording stay where they run locally.
+"""
+from __future__ import annotations
+
+from nbformat.notebooknode import NotebookNode
+
+from .execute import Execution, Limits, Sandbox
+from .workers import worker_env
+
+RESOURCE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU"}
+
+
+class BackendUnavailable(RuntimeError):
+    pass
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError as exc:
+        raise BackendUnavailable("--backend ray needs Ray: pip install -e '.[ray]'") from exc
+    return ray
+
+
+def connect(address: str | None) -> None:
+    """Join the cluster at `address`, or start a local one when it is None."""
+    ray = _ray()
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+
+
+def _request(platform: str) -> dict:
+    """What one execution reserves: a core on cpu, a whole GPU or TPU chip otherwise."""
+    if platform == "gpu":
+        return {"num_cpus": 1, "num_gpus": 1}
+    if platform == "tpu":
+        return {"num_cpus": 1, "resources": {"TPU": 1}}
+    return {"num_cpus": 1}
+
+
+def default_workers(platform: str) -> int:
+    return max(1, int(_ray().cluster_resources().get(RESOURCE_NAMES[platform], 1)))
+
+
+def _placement(platform: str) -> dict[str, str]:
+    """The device env for the accelerator Ray assigned to this task."""
+    ids = _ray().get_runtime_context().get_accelerator_ids().get(RESOURCE_NAMES[platform]) or []
+    return worker_env(platform, int(ids[0])) if platform != "cpu" and ids else {}
+
+
+def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...]) -> Execution:
+    return Sandbox(platform, limits, _placement(platform), sandbox, preimport).run(nb)
+
+
+def _preflight(platform: str) -> str:
+    from .grade import preflight
+    return preflight(platform)
+
+
+def preflight(platform: str) -> str:
+    """Check on a cluster node, with the resources an execution gets, that JAX can use `platform`."""
+    ray = _ray()
+    return ray.get(ray.remote(**_request(platform))(_preflight).remote(platform))
+
+
+def executor(options):
+    """A function that runs one notebook as a Ray task and returns its Execution."""
+    ray = _ray()
+    task = ray.remote(**_request(options.platform))(_execute)
+
+    def execute(nb: NotebookNode) -> Execution:
+        return ray.get(task.remote(nb, options.platform, options.limits, options.sandbox, options.preimport))
+    return execute

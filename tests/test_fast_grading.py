@@ -1,0 +1,150 @@
+"""Grade fast without sharing state: warm single-use sandboxes, a read-only compilation cache,
+the Ray backend, and the progress display."""
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
+from jaxcourse import fabricate
+from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Sandbox
+from jaxcourse.grade import PREIMPORT, cache_path
+from test_resume import export_totals
+
+JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"
+               "f = jax.jit(lambda x: jnp.tanh(x @ x).sum())\n"
+               "print('value', float(f(jnp.ones((4, 4)))))\n")
+COUNT_CACHE_EVENTS = ("import jax.monitoring\n"
+                      "events = {}\n"
+                      "jax.monitoring.register_event_listener(lambda name, **_: events.__setitem__(name, events.get(name, 0) + 1))\n")
+
+
+def notebook(*sources):
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+
+
+def printed(execution):
+    assert execution.notebook is not None, execution.fatal or execution.stderr_tail
+    return "".join(out.get("text", "") for cell in execution.notebook.cells for out in cell.get("outputs", []))
+
+
+def test_warm_sandbox_serves_one_notebook_with_nothing_left_behind():
+    sandbox = Sandbox("cpu", preimport=PREIMPORT)
+    first = sandbox.run(notebook(
+        "import sys\nprint('preloaded', all(m in sys.modules for m in %r))\n" % (PREIMPORT,)
+        + "print('jax imported', 'jax' in sys.modules)\n"
+        "print('names', sorted(n for n in globals() if not n.startswith('_') and n not in ('In', 'Out', 'exit', 'quit', 'get_ipython', 'open', 'sys')))\n"
+        "open('/tmp/left-behind', 'w').write('x')\nsecret = 42\n"))
+    out = printed(first)
+    # The warm-up imported jax's dependencies, not jax (it reads JAX_* variables at import),
+    # and left no names and no history: the student's first cell is execution 1.
+    assert "preloaded True" in out and "jax imported False" in out and "names []" in out, out
+    assert first.notebook.cells[0].execution_count == 1
+    assert not sandbox.alive() and not sandbox.workdir.exists()
+    second = Sandbox("cpu", preimport=PREIMPORT).run(notebook(
+        "import os\nprint('file', os.path.exists('/tmp/left-behind'), 'secret' in globals())\n"))
+    assert "file False False" in printed(second)
+
+
+def test_a_warm_sandbox_honours_jax_settings_made_before_import_jax():
+    """welcome-cpu sets JAX_NUM_CPU_DEVICES before `import jax`: warming must not break that."""
+    execution = Sandbox("cpu", preimport=PREIMPORT).run(notebook(
+        "import os\nos.environ.setdefault('JAX_NUM_CPU_DEVICES', '4')\n"
+        "import jax\nprint('devices', len(jax.devices()))\n"))
+    assert "devices 4" in printed(execution)
+
+
+def test_unused_warm_sandbox_is_discarded_cleanly():
+    sandbox = Sandbox("cpu", preimport=PREIMPORT)
+    sandbox.discard()
+    assert not sandbox.alive() and not sandbox.workdir.exists()
+
+
+def test_compilation_cache_is_filled_by_the_solution_and_read_only_for_students(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    filled = Sandbox("cpu", cache=CompilationCache(folder, writable=True)).run(notebook(JIT_PROGRAM))
+    assert "value" in printed(filled)
+    entries = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert any(name.startswith("jit__lambda") for name in entries), sorted(entries)
+
+    student = Sandbox("cpu", cache=CompilationCache(folder)).run(notebook(
+        COUNT_CACHE_EVENTS, JIT_PROGRAM,
+        "import os\nprint('hits', events.get('/jax/compilation_cache/cache_hits', 0))\n"
+        f"target = os.path.join({SANDBOX_CACHE!r}, sorted(os.listdir({SANDBOX_CACHE!r}))[0])\n"
+        "for attempt in (lambda: open(target, 'wb').write(b'poison'), lambda: open(target + '-new', 'wb'),\n"
+        "                lambda: os.remove(target)):\n"
+        "    try:\n        attempt()\n        print('WROTE')\n"
+        "    except OSError as exc:\n        print('refused', exc.errno)\n"))
+    out = printed(student)
+    assert "hits 0" not in out and "hits" in out, out
+    assert "WROTE" not in out and out.count("refused 30") == 3, out  # EROFS
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == entries
+    # JAX's C++ cache loader complains about machine features on stderr; none of it reaches the student.
+    assert "cpu_aot_loader" not in out
+
+
+def test_grading_fills_the_cache_once_and_grades_identically_without_it(tmp_path):
+    cached = fresh_tiny(tmp_path / "cached")
+    submit_solution(cached, "a")
+    for mutant in fabricate.mutants(cached, "tiny"):
+        fabricate.submit(cached, mutant.name, "tiny", fabricate.solved(cached, "tiny", release_nb(cached, "tiny"), mutant))
+    plain_root = tmp_path / "plain"
+    shutil.copytree(cached.root, plain_root)
+    plain = type(cached).at(plain_root)
+    grade(cached, "tiny")
+    grade(plain, "tiny", compilation_cache=False, warm=False, preimport=())
+    assert any(cache_path(cached, "tiny", "cpu").iterdir())
+    assert not cache_path(plain, "tiny", "cpu").exists()
+    assert (cached.grades / "tiny.csv").read_text() == (plain.grades / "tiny.csv").read_text()
+    assert export_totals(cached) == export_totals(plain)
+
+
+@pytest.fixture
+def local_ray():
+    import ray  # the optional extra; `make test` installs it
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_backend_grades_like_the_local_backend(tmp_path, local_ray):
+    local = fresh_tiny(tmp_path / "local")
+    submit_solution(local, "a")
+    fabricate.submit(local, "b", "tiny", release_nb(local, "tiny"))
+    mutant = fabricate.mutants(local, "tiny")[0]
+    fabricate.submit(local, "c", "tiny", fabricate.solved(local, "tiny", release_nb(local, "tiny"), mutant))
+    on_ray_root = tmp_path / "ray"
+    shutil.copytree(local.root, on_ray_root)
+    on_ray = type(local).at(on_ray_root)
+    grade(local, "tiny")
+    rows = grade(on_ray, "tiny", backend="ray")
+    points = {student: sum(float(r["points"]) for r in got) for student, got in rows.items()}
+    full = sum(float(r["max_points"]) for r in rows["a"])
+    assert points["a"] == full and points["b"] == 0 and 0 < points["c"] < full, points
+    assert (local.grades / "tiny.csv").read_text() == (on_ray.grades / "tiny.csv").read_text()
+    assert export_totals(local) == export_totals(on_ray)
+
+
+def test_ray_backend_without_ray_is_a_clear_error(tiny):
+    blocked = ("import sys; sys.modules['ray'] = None\n"
+               "from jaxcourse.cli import main\n"
+               f"sys.exit(main(['grade', 'tiny', '--course-dir', {str(tiny.root)!r}, '--backend', 'ray']))\n")
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 2 and "pip install -e '.[ray]'" in done.stderr, done.stderr
+
+
+def test_progress_display_and_summary_line(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "a")
+    command = [sys.executable, "-m", "jaxcourse.cli", "grade", "tiny", "--course-dir", str(course.root)]
+    live = subprocess.run(command, capture_output=True, text=True)
+    assert live.returncode == 0, live.stderr
+    assert "grading tiny" in live.stderr and "cells: ok 2" in live.stderr, live.stderr
+    assert "graded 1 of 1 submissions with" in live.stdout and "per minute" in live.stdout
+    submit_solution(course, "b")
+    quiet = subprocess.run([*command, "--quiet"], capture_output=True, text=True)
+    assert quiet.returncode == 0 and "grading tiny" not in quiet.stderr, quiet.stderr
+    assert "graded 1 of 2 submissions with" in quiet.stdout, quiet.stdout  # a is unchanged and kept
