@@ -43,6 +43,8 @@ class ClearOutputExceptFigures(NbGraderPreprocessor):
 # Import name -> pip name, for what a Colab runtime may lack.
 COLAB_PACKAGES = {"jax": "jax", "optax": "optax", "orbax": "orbax-checkpoint", "matplotlib": "matplotlib",
                   "numpy": "numpy"}
+# Packages JAX imports only when one of its functions is called: call name -> (module, pip name).
+CALL_PACKAGES = {"visualize_array_sharding": ("rich", "rich"), "visualize_sharding": ("rich", "rich")}
 COLAB_SETUP = """\
 # Colab only: install what this lesson imports if the runtime lacks it. Colab's own jax is kept
 # (the course is tested with jax 0.9.2); everywhere else this cell does nothing.
@@ -71,6 +73,9 @@ class AddColabCells(NbGraderPreprocessor):
         code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
         imported = set(re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]+)", code, re.M))
         packages = [(module, name) for module, name in COLAB_PACKAGES.items() if module in imported]
+        for call, package in CALL_PACKAGES.items():
+            if re.search(rf"\b{call}\(", code) and package not in packages:
+                packages.append(package)
         cells = [nbformat.v4.new_markdown_cell(colab_badge(lesson), id="colab-badge"),
                  nbformat.v4.new_code_cell(COLAB_SETUP.format(packages=packages), id="colab-setup")]
         nb.cells[1:1] = cells
