@@ -2,8 +2,10 @@
 
 A JupyterLab server from this virtualenv serves a copy of one released lesson from a scratch
 folder; headless Chromium (Debian's `chromium` package, driven by Playwright) opens it, types
-one exercise's solution into the cell editor, runs the notebook the way a learner does, and
-presses nbgrader's Validate button. Nothing leaves the machine: the server listens on the
+one exercise's solution and another exercise's plausible wrong answer (one of the lesson's
+mutants) into the cell editors, runs the notebook the way a learner does, checks that the wrong
+answer's test cell shows the lesson's hint, and presses nbgrader's Validate button. The other
+exercises stay unfinished. Nothing leaves the machine: the server listens on the
 loopback address, JupyterLab's news and update checks are off, and Chromium resolves no host
 names at all.
 
@@ -14,6 +16,7 @@ download is not used. Screenshots land in the test's tmp_path; their paths are p
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -26,6 +29,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -64,6 +68,7 @@ class Lesson:
     """The released notebook, with the index of every solution cell and of the test cell after it."""
 
     def __init__(self, lesson: str):
+        self.name = lesson
         self.release_path = REPO / "release" / lesson / f"{lesson}.ipynb"
         self.source_path = REPO / "source" / lesson / f"{lesson}.ipynb"
         self.cells = json.loads(self.release_path.read_text())["cells"]
@@ -96,6 +101,166 @@ class Lesson:
                              if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
         assert filled == unmarked, f"release/{LESSON} is out of date with source/{LESSON} ({grade_id})"
         return filled
+
+
+# --- a wrong answer: one of the lesson's mutants whose test cell's visible asserts catch it -----
+#
+# source/<lesson>/mutants/*.py: header lines `# replaces: <solution grade_id>` and
+# `# fails: <test grade_id>[, ...]`, then the full replacement source of that solution cell.
+# Many mutants are only caught by the hidden tests (release/ has none), and several visible
+# asserts have f-string messages whose text depends on the wrong values. The test wants a hint
+# it can know from the released source alone, so it takes, in file-name order, the first mutant
+# (of an exercise other than FILLED) that makes its test cell's visible source fail at an
+# `assert ..., "literal"` (or `raise AssertionError("literal")`) with that literal as message.
+# For welcome-02 that is practice_prepends (`-s` prints each candidate's outcome): the asserts
+# that catch center_* and practice_flattens have f-string messages, challenge_no_check and
+# practice_as_column die in JAX with a TypeError, and challenge_only_too_many and
+# checkpoint_keeps_rows pass the visible asserts (hidden tests catch them). So welcome-02 has a
+# suitable mutant and no other lesson is needed.
+
+MUTANT_HEADER = re.compile(r"^# (replaces|fails):[ \t]*(.+?)[ \t]*$")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    replaces: str             # grade_id of the solution cell it rewrites
+    fails: tuple[str, ...]    # grade_ids of the test cells that must reject it
+    body: str                 # what goes into the solution cell: the file minus its header lines
+
+
+def lesson_mutants(lesson: str) -> list[Mutant]:
+    found = []
+    for path in sorted((REPO / "source" / lesson / "mutants").glob("*.py")):
+        lines = path.read_text().split("\n")
+        header: dict[str, str] = {}
+        while lines and (match := MUTANT_HEADER.match(lines[0])):
+            header[match.group(1)] = match.group(2)
+            lines.pop(0)
+        assert {"replaces", "fails"} <= header.keys(), f"{path}: no '# replaces:' / '# fails:' header"
+        body = "\n".join(lines).strip("\n")
+        assert body, f"{path}: empty body"
+        fails = tuple(part.strip() for part in header["fails"].split(",") if part.strip())
+        found.append(Mutant(path.stem, header["replaces"], fails, body))
+    return found
+
+
+def literal_hint(source: str, line: int) -> str | None:
+    """The message of the innermost `assert ..., "literal"` or `raise AssertionError("literal")`
+    statement of `source` that spans `line`; None when that statement is anything else."""
+    spanning = [node for node in ast.walk(ast.parse(source))
+                if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or node.lineno)]
+    if not spanning:
+        return None
+    node = max(spanning, key=lambda n: n.lineno)  # statements nest, so the last-starting is innermost
+    if isinstance(node, ast.Assert):
+        message = node.msg
+    elif (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
+          and isinstance(node.exc.func, ast.Name) and node.exc.func.id == "AssertionError"
+          and len(node.exc.args) == 1 and not node.exc.keywords):
+        message = node.exc.args[0]
+    else:
+        return None
+    if isinstance(message, ast.Constant) and isinstance(message.value, str):
+        return message.value
+    return None
+
+
+# Runs in a separate Python (this virtualenv, JAX on the CPU, matplotlib's Agg backend): the
+# notebook's code cells in order, each in a try (a learner runs past errors), as the browser will
+# hold them: FILLED solved, everything else as released. At each candidate's solution cell, a
+# copy of the namespace gets the mutant instead and runs on to the candidate's test cell; what
+# that test cell raised is reported: exception type, message, and where it was raised.
+PROBE_SCRIPT = r"""
+import json, sys, traceback
+spec = json.load(sys.stdin)
+out, sys.stdout = sys.stdout, sys.stderr  # the cells' prints must not mix with the JSON
+cells = {int(i): src for i, src in spec["cells"]}
+
+def run(ns, i, source):
+    try:
+        exec(compile(source, f"<cell {i}>", "exec"), ns)
+    except BaseException as exc:
+        frame = traceback.extract_tb(exc.__traceback__)[-1]
+        return {"type": type(exc).__name__, "message": str(exc), "file": frame.filename, "line": frame.lineno}
+    return None
+
+ns, results = {"__name__": "__main__"}, {}
+for i in sorted(cells):
+    for c in spec["candidates"]:
+        if c["solution"] == i:
+            trial = dict(ns)
+            run(trial, i, c["body"])
+            for j in sorted(cells):
+                if i < j <= c["test"]:
+                    raised = run(trial, j, cells[j])
+            results[c["name"]] = raised
+    run(ns, i, cells[i])
+out.write(json.dumps(results))
+"""
+
+
+@dataclass(frozen=True)
+class WrongAnswer:
+    mutant: Mutant
+    solution: int   # cell indices in the notebook
+    test: int
+    hint: str       # the literal message of the visible assert that catches it
+
+
+class MutantProbe:
+    """Starts the probe at once (it overlaps the server's start); pick() waits for it and chooses."""
+
+    def __init__(self, lesson: Lesson, filled: str, tmp_path: Path, request):
+        self.lesson = lesson
+        exercises = {sid: (s, t) for sid, s, t in lesson.exercises}
+        self.candidates = [m for m in lesson_mutants(lesson.name)
+                           if m.replaces != filled and m.replaces in exercises]
+        cells = [(i, lesson.solved(filled) if i == lesson.index[filled] else lesson.text(i))
+                 for i, c in enumerate(lesson.cells) if c["cell_type"] == "code"]
+        spec = {"cells": cells, "candidates": [
+            {"name": m.name, "body": m.body, "solution": exercises[m.replaces][0],
+             "test": exercises[m.replaces][1]} for m in self.candidates]}
+        env = {**os.environ, "JAX_PLATFORMS": "cpu", "MPLBACKEND": "Agg",
+               "MPLCONFIGDIR": str(tmp_path / "probe-matplotlib"), "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", PROBE_SCRIPT], cwd=tmp_path, env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        request.addfinalizer(lambda: self.process.poll() is None and self.process.kill())
+        self.spec = json.dumps(spec)
+
+    def pick(self) -> WrongAnswer:
+        try:
+            out, err = self.process.communicate(self.spec, timeout=120)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, err = self.process.communicate()
+            pytest.fail(f"the mutant probe took over 120 s:\n{err[-3000:]}")
+        assert self.process.returncode == 0, f"the mutant probe failed:\n{err[-3000:]}"
+        results = json.loads(out)
+        exercises = {sid: (s, t) for sid, s, t in self.lesson.exercises}
+        report = []
+        for mutant in self.candidates:
+            solution, test = exercises[mutant.replaces]
+            raised = results[mutant.name]
+            hint = None
+            if nbgrader_id(self.lesson.cells[test]) not in mutant.fails:
+                verdict = f"its header does not name test cell {nbgrader_id(self.lesson.cells[test])}"
+            elif raised is None:
+                verdict = "passes the visible asserts (only hidden tests catch it)"
+            elif raised["type"] != "AssertionError" or raised["file"] != f"<cell {test}>":
+                verdict = f"{raised['type']} raised in {raised['file']}, not a visible assert"
+            else:
+                hint = literal_hint(self.lesson.text(test), raised["line"])
+                verdict = "picked" if hint is not None else "the assert's message is not a plain literal"
+            shown = raised and f"{raised['type']}: {raised['message']}"
+            report.append(f"{mutant.name}: {shown!r} -> {verdict}")
+            if hint is not None:
+                print("mutant probe:\n  " + "\n  ".join(report))
+                assert raised["message"] == hint, (mutant.name, raised, hint)
+                return WrongAnswer(mutant, solution, test, hint)
+        pytest.fail(f"no mutant of {self.lesson.name} fails a visible assert with a literal hint:\n"
+                    + "\n".join(report))
 
 
 # --- the JupyterLab server --------------------------------------------------------------------
@@ -325,20 +490,34 @@ def shoot(page, path: Path, locator=None) -> Path:
     return path
 
 
+def type_into_cell(page, index: int, text: str) -> None:
+    """Replace cell `index`'s source through its editor: select all, insert the text in one go (no
+    per-key auto-indent or bracket closing), read back what the editor holds, leave edit mode."""
+    editor = page.locator(CELLS).nth(index).locator(".jp-InputArea-editor .cm-content")
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(text)
+    page.wait_for_function(
+        """([cells, i, want]) => Array.from(document.querySelectorAll(cells)[i]
+              .querySelectorAll('.jp-InputArea-editor .cm-line')).map(l => l.textContent).join('\\n') === want""",
+        arg=[CELLS, index, text], timeout=10_000,
+    )
+    page.keyboard.press("Escape")  # back to command mode
+
+
 # --- the test ---------------------------------------------------------------------------------
 
-def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_path):
+def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_path, request):
     require_browser()
     started = time.monotonic()
+    lesson = Lesson(LESSON)
+    probe = MutantProbe(lesson, FILLED, tmp_path, request)  # runs while the server starts
     lab = start_lab()
     page = open_browser()
-    lesson = Lesson(LESSON)
     solution = lesson.solved(FILLED)
     filled_index = lesson.index[FILLED]
     exercises = {sid: (s, t) for sid, s, t in lesson.exercises}
     filled_test = exercises[FILLED][1]
-    unfinished = [(sid, s, t) for sid, s, t in lesson.exercises if sid != FILLED]
-    assert unfinished, "the lesson needs more than one exercise for this test"
 
     # Open the notebook; its kernel starts and goes idle.
     page.goto(lab.notebook_url(f"{LESSON}.ipynb"))
@@ -346,26 +525,31 @@ def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_pat
     page.wait_for_selector(f'{INDICATOR}[data-status="idle"]')
     page.wait_for_selector(".jp-StatusBar-Widget:has-text('Python 3 (ipykernel) | Idle')")
     cells = page.locator(CELLS)
+
+    # One other exercise gets a plausible wrong answer, the rest stay unfinished.
+    wrong = probe.pick()
+    wrong_id = nbgrader_id(lesson.cells[wrong.solution])
+    print(f"wrong answer: mutant {wrong.mutant.name} in {wrong_id} (cell {wrong.solution}); its test cell "
+          f"{wrong.test} should fail with AssertionError: {wrong.hint}")
+    unfinished = [(sid, s, t) for sid, s, t in lesson.exercises if sid not in (FILLED, wrong_id)]
+    assert unfinished, "the lesson needs a third exercise to leave unfinished for this test"
+    typed = {filled_index: solution, wrong.solution: wrong.mutant.body}
+    # Every test cell that must fail, in notebook order: the unfinished ones and the wrong answer's.
+    failing_tests = sorted([t for _, _, t in unfinished] + [wrong.test])
+    hint_line = f"AssertionError: {wrong.hint}"  # the traceback's last line under the wrong answer's test
+
     before = cell_state(page)
-    assert before[filled_index]["text"] == lesson.text(filled_index), "cell index does not match the DOM"
-    assert "raise NotImplementedError()" in before[filled_index]["text"]
+    for index in typed:
+        assert before[index]["text"] == lesson.text(index), f"cell index {index} does not match the DOM"
+        assert "raise NotImplementedError()" in before[index]["text"]
 
-    # Fill in the exercise through the editor: select all, insert the text in one go (no
-    # per-key auto-indent or bracket closing), then read back what the editor holds.
-    editor = cells.nth(filled_index).locator(".jp-InputArea-editor .cm-content")
-    editor.click()
-    page.keyboard.press("Control+a")
-    page.keyboard.insert_text(solution)
-    page.wait_for_function(
-        """([cells, i, want]) => Array.from(document.querySelectorAll(cells)[i]
-              .querySelectorAll('.jp-InputArea-editor .cm-line')).map(l => l.textContent).join('\\n') === want""",
-        arg=[CELLS, filled_index, solution], timeout=10_000,
-    )
-    page.keyboard.press("Escape")  # back to command mode
+    # Fill in the exercise and the wrong answer through the editor, verifying what it holds.
+    for index, text in typed.items():
+        type_into_cell(page, index, text)
 
-    # Run > Run All Cells. JupyterLab stops a run at the first error (the next unfinished
-    # exercise), so then keep going the way a learner does: "Run Selected Cell and All Below"
-    # from the first cell that has not run, until every code cell has run.
+    # Run > Run All Cells. JupyterLab stops a run at the first error (the wrong answer's or the
+    # next unfinished exercise's test), so then keep going the way a learner does: "Run Selected
+    # Cell and All Below" from the first cell that has not run, until every code cell has run.
     menu(page, "Run", "Run All Cells")
     first_code = next(i for i, c in enumerate(lesson.cells) if c["cell_type"] == "code")
     wait_until_run_finished(page, first_code, 0)
@@ -373,16 +557,21 @@ def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_pat
     scroll_to_top(cells.nth(filled_index))  # the filled exercise, and the error right after it
     shoot(page, tmp_path / "after-run-all.png")
 
-    # What run-all shows: every cell up to the filled exercise's test ran without an error,
-    # and the next (unfinished) exercise's test stopped the run with NotImplementedError.
-    # The cells after it are normally skipped ("aborted"), but the kernel only aborts the
-    # requests that reached it before the error, so under load some still run: not asserted.
-    first_stop = unfinished[0][2]
+    # What run-all shows: every cell up to the first failing test cell ran without an error, and
+    # that test cell stopped the run: with the hint if it is the wrong answer's, else with the
+    # placeholder's NotImplementedError. The cells after it are normally skipped ("aborted"), but
+    # the kernel only aborts the requests that reached it before the error, so under load some
+    # still run: not asserted.
+    first_stop = failing_tests[0]
     for i, cell in enumerate(after_run_all[:first_stop]):
         if lesson.cells[i]["cell_type"] == "code":
             assert execution_count(cell["prompt"]) is not None, f"cell {i} did not run: {cell}"
             assert cell["errors"] == [], f"cell {i} failed during run-all: {cell['errors']}"
-    assert any("NotImplementedError" in e for e in after_run_all[first_stop]["errors"]), after_run_all[first_stop]
+    stop_errors = after_run_all[first_stop]["errors"]
+    if first_stop == wrong.test:
+        assert stop_errors and last_line(stop_errors[-1]) == hint_line, after_run_all[first_stop]
+    else:
+        assert any("NotImplementedError" in e for e in stop_errors), after_run_all[first_stop]
     print("cells after the first error that ran anyway:",
           [i for i, c in enumerate(after_run_all) if i > first_stop and execution_count(c["prompt"])])
 
@@ -401,6 +590,7 @@ def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_pat
         assert ran and ran[0] == pending[0], f"the run started at {ran[:1]}, not at cell {pending[0]}"
         print(f"run from cell {pending[0]}: ran {ran}, errors in {[i for i in ran if state[i]['errors']]}")
     final = state
+    shoot(page, tmp_path / "wrong-answer-hint.png", cells.nth(wrong.test))  # its traceback and hint
     scroll_to_top(cells.nth(unfinished[-1][1]))  # the last exercise: no answer, so two errors
     shoot(page, tmp_path / "after-running-every-cell.png")
 
@@ -408,6 +598,16 @@ def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_pat
     assert execution_count(final[filled_index]["prompt"]) is not None
     assert execution_count(final[filled_test]["prompt"]) is not None
     assert final[filled_index]["errors"] == [] and final[filled_test]["errors"] == [], final[filled_test]
+    # The wrong answer: its cell ran cleanly (it is valid code), and its test cell shows exactly
+    # one error, the visible assert's AssertionError with the lesson's hint as the message.
+    assert execution_count(final[wrong.solution]["prompt"]) is not None
+    assert execution_count(final[wrong.test]["prompt"]) is not None
+    assert final[wrong.solution]["errors"] == [], final[wrong.solution]
+    wrong_errors = final[wrong.test]["errors"]
+    assert len(wrong_errors) == 1, wrong_errors
+    assert "AssertionError" in wrong_errors[0] and wrong.hint in wrong_errors[0], wrong_errors
+    assert last_line(wrong_errors[0]) == hint_line, wrong_errors
+    assert "NotImplementedError" not in wrong_errors[0], wrong_errors
     # Every unfinished exercise shows an error, in its solution cell or in its test cell, and
     # it is the placeholder's NotImplementedError (or the NameError of a value never set).
     for sid, sol, test in unfinished:
@@ -415,22 +615,22 @@ def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_pat
         assert errors, f"{sid}: no error output in cells {sol}/{test}"
         assert "NotImplementedError" in "\n".join(errors), f"{sid}: {errors}"
         assert final[test]["errors"], f"{sid}: its test cell {test} shows no error"
-    no_errors_elsewhere = [i for i, c in enumerate(final) if c["errors"]
-                           and i not in {x for _, s, t in unfinished for x in (s, t)}]
+    expected_errors = {x for _, s, t in unfinished for x in (s, t)} | {wrong.test}
+    no_errors_elsewhere = [i for i, c in enumerate(final) if c["errors"] and i not in expected_errors]
     assert no_errors_elsewhere == [], [final[i] for i in no_errors_elsewhere]
 
-    # Save, and check what reached the disk: the typed solution, verbatim.
+    # Save, and check what reached the disk: the typed solution and wrong answer, verbatim.
     page.keyboard.press("Control+s")
     saved_path = lab.root / f"{LESSON}.ipynb"
     deadline = time.monotonic() + 30
     while True:
         saved = json.loads(saved_path.read_text())["cells"]
-        if source_text(saved[filled_index]) == solution:
+        if all(source_text(saved[i]) == text for i, text in typed.items()):
             break
-        assert time.monotonic() < deadline, "the notebook on disk never got the typed solution"
+        assert time.monotonic() < deadline, "the notebook on disk never got the typed cells"
         time.sleep(0.25)
-    assert [source_text(c) for i, c in enumerate(saved) if i != filled_index] == \
-        [lesson.text(i) for i in range(len(lesson.cells)) if i != filled_index]
+    assert [source_text(c) for i, c in enumerate(saved) if i not in typed] == \
+        [lesson.text(i) for i in range(len(lesson.cells)) if i not in typed]
 
     # nbgrader's Validate button (saves, then asks the server extension to run the notebook).
     page.locator("jp-button.validate-button").click()
@@ -445,18 +645,22 @@ def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_pat
     assert "Validation Results" in dialog_text
     assert "validation-failed" in (message.get_attribute("class") or "")
     assert "Success! Your notebook passes all the tests." not in dialog_text
-    # One "failed" entry per unfinished exercise's test cell, in notebook order: its source,
-    # then its error. The filled exercise's test cell is not among them.
+    # One "failed" entry per failing test cell (the unfinished exercises' and the wrong answer's),
+    # in notebook order: its source, then its error. The filled exercise's test cell is not there.
     pres = message.locator(":scope > .jp-RenderedText > pre").all_inner_texts()
     failed_sources, failed_errors = pres[0::2], pres[1::2]
-    assert dialog_text.count("The following cell failed:") == len(unfinished)
-    assert [s.strip() for s in failed_sources] == [lesson.text(t).strip() for _, _, t in unfinished]
+    assert dialog_text.count("The following cell failed:") == len(failing_tests)
+    assert [s.strip() for s in failed_sources] == [lesson.text(t).strip() for t in failing_tests]
     assert lesson.text(filled_test).strip() not in [s.strip() for s in failed_sources]
     # Each reported error is the one the learner saw under that test cell in the browser
     # (same exception and message; only the execution counts differ).
-    for (sid, _, test), error in zip(unfinished, failed_errors):
-        assert re.search(r"NotImplementedError|NameError", error), f"{sid}: {error}"
-        assert last_line(error) == last_line(final[test]["errors"][-1]), (sid, error, final[test]["errors"])
+    for test, error in zip(failing_tests, failed_errors):
+        if test == wrong.test:
+            assert "AssertionError" in error and wrong.hint in error, f"{wrong_id}: {error}"
+            assert last_line(error) == hint_line, f"{wrong_id}: {error}"
+        else:
+            assert re.search(r"NotImplementedError|NameError", error), f"cell {test}: {error}"
+        assert last_line(error) == last_line(final[test]["errors"][-1]), (test, error, final[test]["errors"])
 
     dialog.locator(".jp-Dialog-button", has_text="Ok").click()
     elapsed = time.monotonic() - started
