@@ -103,8 +103,9 @@ def test_grading_fills_the_cache_once_and_grades_identically_without_it(tmp_path
 
 
 @pytest.fixture
-def local_ray():
+def local_ray(monkeypatch):
     import ray  # the optional extra; `make test` installs it
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
