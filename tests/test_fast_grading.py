@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate
-from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Sandbox
+from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Limits, Sandbox
 from jaxcourse.grade import PREIMPORT, cache_path
 from test_resume import export_totals
 
@@ -60,6 +60,15 @@ def test_unused_warm_sandbox_is_discarded_cleanly():
     sandbox = Sandbox("cpu", preimport=PREIMPORT)
     sandbox.discard()
     assert not sandbox.alive() and not sandbox.workdir.exists()
+
+
+def test_a_run_killed_at_the_wall_clock_keeps_the_cells_it_finished():
+    """Saves are throttled, not dropped: what finished a moment before the kill is on disk."""
+    execution = Sandbox("cpu", Limits(cell_timeout=60, notebook_timeout=12)).run(notebook(
+        "print('first done')", "import time\ntime.sleep(3)\nprint('second done')", "while True:\n    pass"))
+    assert execution.timed_out
+    out = printed(execution)
+    assert "first done" in out and "second done" in out, out
 
 
 def test_compilation_cache_is_filled_by_the_solution_and_read_only_for_students(tmp_path):

@@ -9,10 +9,12 @@ when the grader writes "run" on stdin, so a sandbox can be warmed up while other
 import json
 import os
 import sys
+import time
 
 import nbclient.client
 import nbformat
 import papermill
+import papermill.engines
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 from papermill.exceptions import PapermillExecutionError
@@ -20,6 +22,9 @@ from papermill.execute import remove_error_markers
 
 RECORD_MIMES = ("application/vnd.jaxcourse.check+json", "application/vnd.jaxcourse.receipt+json")
 RECORD_BYTES = 16 * 2**20
+# papermill saves the notebook before and after every cell; a cell's results need only be on
+# disk soon after it ends (for a run killed at the wall-clock limit), and the final save is kept.
+SAVE_EVERY = 2.0
 TRUNCATED = "\n[output truncated by the grader: the notebook printed too much]\n"
 
 
@@ -56,8 +61,18 @@ def install_hooks(output_bytes):
             cell.setdefault("metadata", {})["jaxcourse_timeout"] = timeout
         return await original_timeout(self, timeout, cell)
 
+    original_save = papermill.engines.NotebookExecutionManager.save
+
+    def throttled_save(self, **kwargs):
+        now = time.monotonic()
+        if self.end_time is None and now - getattr(self, "jaxcourse_saved", -SAVE_EVERY) < SAVE_EVERY:
+            return
+        self.jaxcourse_saved = now
+        original_save(self, **kwargs)
+
     nbclient.client.NotebookClient.output = capped_output
     nbclient.client.NotebookClient._async_handle_timeout = marked_timeout
+    papermill.engines.NotebookExecutionManager.save = throttled_save
 
 
 async def start_kernel(preimport):
