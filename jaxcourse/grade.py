@@ -313,8 +313,9 @@ class WarmSandboxes:
                     sandbox.discard()
                 sandbox = self._start(slot)
             if warm_next:
+                next_sandbox = self._start(slot)
                 with self.lock:
-                    self.ready[slot] = self._start(slot)
+                    self.ready[slot] = next_sandbox
             return sandbox.run(nb)
         return execute
 
