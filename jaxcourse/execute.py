@@ -362,13 +362,13 @@ class Sandbox:
             except OSError:
                 pass
         self.proc.wait()
+        for reader in self.readers:
+            reader.join(timeout=5)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 stream.close()
             except OSError:
                 pass
-        for reader in self.readers:
-            reader.join(timeout=5)
         self.cgroup.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -439,10 +439,13 @@ class Sandbox:
 
 def _drain(stream, chunks: list[bytes]) -> None:
     kept = 0
-    for chunk in iter(lambda: stream.read(65536), b""):
-        if kept < 256 * 1024:
-            chunks.append(chunk)
-            kept += len(chunk)
+    try:
+        for chunk in iter(lambda: stream.read(65536), b""):
+            if kept < 256 * 1024:
+                chunks.append(chunk)
+                kept += len(chunk)
+    except (OSError, ValueError):  # closed by discard() after a sandbox that would not die
+        pass
 
 
 def execute_notebook(nb: nbformat.NotebookNode, platform: str, limits: Limits = Limits(),
