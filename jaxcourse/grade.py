@@ -149,6 +149,11 @@ def expected_path(course: Course, lesson: str, platform: str) -> Path:
     return course.state / "expected" / lesson / f"{platform}.json"
 
 
+def uses_cache(options: Options) -> bool:
+    """Read-only mounting needs the sandbox, and Ray nodes do not share this folder."""
+    return options.compilation_cache and options.sandbox and options.backend == "local"
+
+
 def cache_path(course: Course, lesson: str, platform: str) -> Path:
     """The lesson's compilation cache, filled by the instructor's solution, read by submissions."""
     return course.state / "jax-cache" / lesson / platform
@@ -170,7 +175,7 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     """
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     cache = None
-    if options.compilation_cache and options.sandbox and options.backend == "local":
+    if uses_cache(options):
         folder = cache_path(course, lesson, options.platform)
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
@@ -208,11 +213,10 @@ def expected_values(course: Course, lesson: str, options: Options) -> dict:
     """The instructor's exports for this lesson and platform, re-run only when the source changed."""
     path = expected_path(course, lesson, options.platform)
     digest = source_hash(course, lesson)
-    wants_cache = options.compilation_cache and options.sandbox and options.backend == "local"
     try:
         cached = json.loads(path.read_text())
         if cached.get("source_hash") == digest and (cache_path(course, lesson, options.platform).is_dir()
-                                                    or not wants_cache):
+                                                    or not uses_cache(options)):
             return cached
     except (OSError, ValueError):
         pass
@@ -362,7 +366,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     else:
         workers = max(1, options.workers or default_workers(options.platform))
         folder = cache_path(course, lesson, options.platform)
-        cache = CompilationCache(folder) if options.compilation_cache and options.sandbox and folder.is_dir() else None
+        cache = CompilationCache(folder) if uses_cache(options) and folder.is_dir() else None
         pool = WarmSandboxes(options, cache, len(todo) * len(structure))
         executors = [pool.executor(slot) for slot in range(workers)]
     slots: queue.Queue[Executor] = queue.Queue()
