@@ -18,7 +18,7 @@ from .execute import Limits, SandboxUnavailable
 from .grade import Options, PlatformUnavailable, Progress, grade_lesson, preflight, trusted_run
 from .ray_backend import BackendUnavailable
 from .record import LedgerEntry
-from .release import ClearOutputExceptFigures, is_figure, release
+from .release import ClearOutputExceptFigures, is_recorded, release
 
 DEMO_MARKER = ".jaxcourse-demo"
 
@@ -159,7 +159,7 @@ def cmd_record_figures(args) -> int:
         executed = trusted_run(course, lesson, options)["notebook"]
         nb = nbformat.read(path, as_version=4)
         for cell, ran in zip(nb.cells, executed.cells):
-            if cell.cell_type == "code" and is_figure(cell):
+            if cell.cell_type == "code" and is_recorded(cell):
                 cell.outputs = ran.outputs
         nb, _ = ClearOutputExceptFigures().preprocess(nb, {})
         nbformat.write(nb, path)
@@ -206,7 +206,7 @@ def parser() -> argparse.ArgumentParser:
     command("report", cmd_report, "write reports/LESSON/: per-question chart, score histogram, common failures",
             lessons="1")
     command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks, keeping figures")
-    command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure cells", execution=True)
+    command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure and example cells", execution=True)
     return top
 
 

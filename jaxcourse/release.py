@@ -20,17 +20,21 @@ LEAK_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HID
                 "grader_check", "grader_raises")
 
 
-def is_figure(cell: NotebookNode) -> bool:
-    return "figure" in cell.get("metadata", {}).get("tags", [])
+# Cells whose recorded output students see: the lesson's figures and its "Run the example" program.
+RECORDED_TAGS = ("figure", "example")
+
+
+def is_recorded(cell: NotebookNode) -> bool:
+    return any(tag in RECORDED_TAGS for tag in cell.get("metadata", {}).get("tags", []))
 
 
 class ClearOutputExceptFigures(NbGraderPreprocessor):
-    """Clear outputs and execution counts, keeping the recorded output of `figure` cells."""
+    """Clear outputs and execution counts, keeping the recorded output of `figure` and `example` cells."""
 
     def preprocess_cell(self, cell: NotebookNode, resources: ResourcesDict, index: int):
         if cell.cell_type == "code":
             cell.execution_count = None
-            if not is_figure(cell):
+            if not is_recorded(cell):
                 cell.outputs = []
             for output in cell.outputs:
                 if output.get("output_type") == "execute_result":
