@@ -92,11 +92,21 @@ def cmd_grade(args) -> int:
     print(summary.table())
     print(summary.speed())
     print(f"CSV: {summary.csv_path}\nautograded: {course.autograded}\nfeedback: {course.feedback}")
+    return _problems(summary)
+
+
+def _problems(summary) -> int:
+    """Exit status: 0, or 1 when a grade cannot be trusted as final."""
+    status = 0
     if summary.platform_mismatch:
         print("ERROR: some submissions did not run on the requested platform (status platform-mismatch)",
               file=sys.stderr)
-        return 1
-    return 0
+        status = 1
+    if summary.internal_errors:
+        print(f"ERROR: {summary.internal_errors} submission(s) could not be graded (status internal-error); "
+              f"they are retried on the next run. Tracebacks: {summary.error_log}", file=sys.stderr)
+        status = 1
+    return status
 
 
 def cmd_demo(args) -> int:
@@ -120,18 +130,18 @@ def cmd_demo(args) -> int:
                              fabricate.solved(course, lesson, release_nb, first_mutant[0]))
         fabricate.submit(course, "student-untouched", lesson, release_nb)
     options = _options(args)
-    mismatch = False
+    status = 0
     for lesson in lessons:
         print(f"\n== {lesson}")
         summary = grade_lesson(course, lesson, options)
         print(summary.table())
         print(summary.speed())
-        mismatch |= summary.platform_mismatch
+        status |= _problems(summary)
         index, _ = write_report(course, lesson)
         print(f"class report: {index}")
     print(f"\nautograded notebooks: {course.autograded}\nfeedback (HTML): {course.feedback}\n"
           f"grades (CSV): {course.grades}\nclass reports: {course.root / 'reports'}\ngradebook: {course.gradebook}")
-    return 1 if mismatch else 0
+    return status
 
 
 def cmd_report(args) -> int:

@@ -7,8 +7,8 @@ where the host allows it, and by a watchdog otherwise.
 """
 from __future__ import annotations
 
-import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,17 +23,24 @@ from pathlib import Path
 import nbformat
 import psutil
 
+from . import safefs
+
 KERNEL_DIR = Path(__file__).parent / "kernel"
 SANDBOX_HOME = "/home/student"
 SANDBOX_GRADER = "/grader"
 SANDBOX_CACHE = "/grader/jax-cache"
-ACCELERATOR_DEVICES = {
-    "gpu": ["/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
-            *[f"/dev/nvidia{i}" for i in range(16)], "/dev/dri"],
-    "tpu": [*[f"/dev/accel{i}" for i in range(16)], "/dev/vfio"],
-}
-# Variables the grader may set for device placement; nothing else crosses into the sandbox.
-PASSTHROUGH_PREFIXES = ("TPU_", "CUDA_", "XLA_", "ALLOW_MULTIPLE_LIBTPU_LOAD", "NVIDIA_", "LD_LIBRARY_PATH")
+OUT_ENTRIES = 1000  # files and folders the output folder may hold; the runner writes one
+GPU_CONTROL_NODES = ("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset")
+BASIC_DEVICES = ("null", "zero", "full", "random", "urandom")
+# Host variables that may cross into the sandbox, by exact name: where the accelerator
+# runtime and its libraries are, and how XLA is tuned. Nothing else does.
+PASSTHROUGH = ("LD_LIBRARY_PATH", "XLA_FLAGS", "XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_PYTHON_CLIENT_ALLOCATOR",
+               "TPU_LIBRARY_PATH", "TPU_ACCELERATOR_TYPE", "TPU_SKIP_MDS_QUERY", "TPU_WORKER_ID",
+               "TPU_WORKER_HOSTNAMES", "TPU_RUNTIME_METRICS_PORTS", "NVIDIA_DRIVER_CAPABILITIES")
+# How the notebook runner's exit status explains a run that ended early (see kernel/run_notebook.py).
+RUNNER_EXITS = {3: ("error", "the kernel did not start"),
+                4: ("timeout", "a cell ran past its time limit and the kernel did not stop"),
+                5: ("error", "the kernel died")}
 
 
 class SandboxUnavailable(RuntimeError):
@@ -47,7 +54,12 @@ class Limits:
     memory_bytes: int = 4 * 2**30
     max_processes: int = 1024       # tasks, threads included: XLA starts a thread pool per core
     output_bytes: int = 8 * 2**20    # printed output kept per notebook
-    scratch_bytes: int = 512 * 2**20  # the sandbox's writable tmpfs home and /tmp
+    scratch_bytes: int = 512 * 2**20  # each of the sandbox's tmpfs: home, /tmp and /dev/shm
+
+    @property
+    def out_bytes(self) -> int:
+        """What the output folder may hold: the executed notebook with its outputs, and no more."""
+        return self.output_bytes * 4 + 64 * 2**20
 
 
 @dataclass
@@ -58,6 +70,17 @@ class Execution:
     limit_hit: str = ""                      # "memory", "processes" or "output" when a cap ended it
     seconds: float = 0.0
     stderr_tail: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class SandboxSpec:
+    """Everything that decides how a sandbox runs a notebook."""
+    platform: str = "cpu"
+    limits: Limits = field(default_factory=Limits)
+    device_env: dict[str, str] = field(default_factory=dict)  # the worker's own device (workers.worker_env)
+    sandbox: bool = True                                      # False: trusted notebooks only
+    preimport: tuple[str, ...] = ()
+    cache: "CompilationCache | None" = None
 
 
 def bwrap_path() -> str | None:
@@ -92,7 +115,7 @@ def assert_hidden(course_root: Path) -> None:
                 "move the course folder outside the Python installation")
 
 
-def sandbox_env(platform: str, extra_env: dict[str, str] | None = None) -> dict[str, str]:
+def sandbox_env(platform: str, device_env: dict[str, str] | None = None) -> dict[str, str]:
     env = {
         "HOME": SANDBOX_HOME,
         "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
@@ -102,23 +125,61 @@ def sandbox_env(platform: str, extra_env: dict[str, str] | None = None) -> dict[
         "PYTHONUNBUFFERED": "1",
         "TF_CPP_MIN_LOG_LEVEL": "1",
     }
-    for key, value in os.environ.items():
-        if key.startswith(PASSTHROUGH_PREFIXES):
-            env[key] = value
-    env.update(extra_env or {})
+    for key in PASSTHROUGH:
+        if key in os.environ:
+            env[key] = os.environ[key]
+    env.update(device_env or {})
     env["JAX_PLATFORMS"] = platform
     return env
 
 
+def _visible(value: str | None) -> list[int] | None:
+    if value is None:
+        return None
+    return [int(part) for part in value.split(",") if part.strip().isdigit()]
+
+
+def accelerator_nodes(platform: str, device_env: dict[str, str], dev: Path = Path("/dev")) -> list[str]:
+    """The device nodes one worker's sandbox may open: its own GPU or TPU chip, and their control nodes.
+
+    A student who edits CUDA_VISIBLE_DEVICES or TPU_VISIBLE_CHIPS inside the sandbox still finds
+    only these. With no device named, every node of the platform is bound (one worker per host).
+    """
+    def numbered(pattern: str) -> dict[int, str]:
+        found = {}
+        for path in dev.glob("*") if "/" not in pattern else dev.glob(pattern.split("/")[0] + "/*"):
+            match = re.fullmatch(pattern, path.relative_to(dev).as_posix())
+            if match:
+                found[int(match.group(1))] = str(path)
+        return found
+
+    nodes: list[str] = []
+    if platform == "gpu":
+        gpus = numbered(r"nvidia(\d+)")
+        chosen = _visible(device_env.get("CUDA_VISIBLE_DEVICES"))
+        nodes += [str(dev / name) for name in GPU_CONTROL_NODES if (dev / name).exists()]
+        nodes += [gpus[i] for i in sorted(gpus) if chosen is None or i in chosen]
+    elif platform == "tpu":
+        chosen = _visible(device_env.get("TPU_VISIBLE_CHIPS"))
+        chips = numbered(r"accel(\d+)")
+        if chips:
+            nodes += [chips[i] for i in sorted(chips) if chosen is None or i in chosen]
+        else:  # chips behind VFIO: one IOMMU group per chip, in group order
+            groups = [path for _, path in sorted(numbered(r"vfio/(\d+)").items())]
+            nodes += [str(dev / "vfio" / "vfio")] if (dev / "vfio" / "vfio").exists() else []
+            nodes += [path for i, path in enumerate(groups) if chosen is None or i in chosen]
+    return nodes
+
+
 def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, str],
-                  cache: CompilationCache | None = None) -> list[str]:
+                  cache: CompilationCache | None = None, device_env: dict[str, str] | None = None) -> list[str]:
     cmd = [
         bwrap_path() or "bwrap",
         "--unshare-user", "--uid", "65534", "--gid", "65534",
         "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
         "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
         "--hostname", "sandbox",
-        "--proc", "/proc", "--dev", "/dev",
+        "--proc", "/proc",
         "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
         "--size", str(limits.scratch_bytes), "--tmpfs", SANDBOX_HOME,
     ]
@@ -127,8 +188,17 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
             cmd += ["--symlink", os.readlink(root), root]
         else:
             cmd += ["--ro-bind", root, root]
-    for device in ACCELERATOR_DEVICES.get(platform, []):
-        cmd += ["--dev-bind-try", device, device]
+    # A /dev of our own, read-only but for a size-capped /dev/shm (bwrap's --dev is an uncapped tmpfs).
+    cmd += ["--perms", "0755", "--size", str(1 << 20), "--tmpfs", "/dev"]
+    for name in BASIC_DEVICES:
+        cmd += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for node in accelerator_nodes(platform, device_env or {}):
+        cmd += ["--dev-bind", node, "/dev/" + os.path.relpath(node, "/dev")]
+    for link, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                         ("stderr", "/proc/self/fd/2")):
+        cmd += ["--symlink", target, f"/dev/{link}"]
+    cmd += ["--dir", "/dev/shm", "--remount-ro", "/dev",
+            "--perms", "1777", "--size", str(limits.scratch_bytes), "--tmpfs", "/dev/shm"]
     if platform == "gpu":
         cmd += ["--ro-bind-try", "/proc/driver/nvidia", "/proc/driver/nvidia"]
     cmd += [
@@ -220,31 +290,19 @@ class _Cgroup:
 
 
 def _tree_usage(root: psutil.Process) -> tuple[int, int]:
+    """Resident memory and tasks (threads) of a process tree."""
     try:
         procs = [root, *root.children(recursive=True)]
     except psutil.Error:
         return 0, 0
-    rss = 0
+    rss, tasks = 0, 0
     for proc in procs:
         try:
             rss += proc.memory_info().rss
+            tasks += proc.num_threads()  # threads count toward the task cap, as in the pids cgroup
         except psutil.Error:
             pass
-    return rss, len(procs)
-
-
-def _dir_bytes(path: Path, cap_entries: int = 10000) -> int:
-    total, seen = 0, 0
-    for dirpath, _, files in os.walk(path):
-        for name in files:
-            seen += 1
-            if seen > cap_entries:
-                return sys.maxsize
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_size
-            except OSError:
-                pass
-    return total
+    return rss, tasks
 
 
 # Joins the cgroups and sets rlimits, then becomes the sandbox. A separate exec rather than
@@ -264,7 +322,7 @@ os.execv(sys.argv[split + 1], sys.argv[split + 1:])
 
 def _launch_command(cmd: list[str], limits: Limits, cgroup: _Cgroup) -> list[str]:
     procs = [str(group / "cgroup.procs") for group in cgroup.dirs]
-    return [sys.executable, "-S", "-c", LAUNCHER, str(limits.output_bytes * 4 + 64 * 2**20), *procs, "--", *cmd]
+    return [sys.executable, "-S", "-c", LAUNCHER, str(limits.out_bytes), *procs, "--", *cmd]
 
 
 @dataclass(frozen=True)
@@ -289,26 +347,25 @@ class CompilationCache:
 class Sandbox:
     """A single-use sandboxed notebook runner.
 
-    It starts ahead of time: its kernel boots and imports `preimport` while other submissions
-    run. `run` hands it exactly one notebook; afterwards it is discarded, kernel and all.
+    It starts ahead of time: its kernel boots and imports `spec.preimport` while other
+    submissions run. `run` hands it exactly one notebook; afterwards it is discarded, kernel and all.
     """
 
-    def __init__(self, platform: str, limits: Limits = Limits(), extra_env: dict[str, str] | None = None,
-                 sandbox: bool = True, preimport: tuple[str, ...] = (), cache: CompilationCache | None = None):
-        if sandbox and not bwrap_path():
+    def __init__(self, spec: SandboxSpec = SandboxSpec()):
+        if spec.sandbox and not bwrap_path():
             raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package")
-        self.limits, self.sandbox = limits, sandbox
+        self.spec, limits = spec, spec.limits
         self.workdir = workdir = Path(tempfile.mkdtemp(prefix="jaxcourse-run-"))
         for sub in ("in", "out", "etc"):
             (workdir / sub).mkdir()
         os.chmod(workdir / "out", 0o777)
         (workdir / "etc" / "passwd").write_text(f"student:x:65534:65534:student:{SANDBOX_HOME}:/bin/sh\n")
         (workdir / "etc" / "group").write_text("student:x:65534:\n")
-        env = sandbox_env(platform, extra_env)
-        if sandbox:
-            if cache is not None:
-                env.update(cache.env())
-            prefix = bwrap_command(platform, workdir, limits, env, cache)
+        env = sandbox_env(spec.platform, spec.device_env)
+        if spec.sandbox:
+            if spec.cache is not None:
+                env.update(spec.cache.env())
+            prefix = bwrap_command(spec.platform, workdir, limits, env, spec.cache, spec.device_env)
             runner, source, target = (f"{SANDBOX_GRADER}/kernel/run_notebook.py",
                                       f"{SANDBOX_GRADER}/in/submission.ipynb", f"{SANDBOX_GRADER}/out/executed.ipynb")
             run_env, cwd = None, workdir
@@ -322,7 +379,7 @@ class Sandbox:
             run_env, cwd = env, home
         self.source = workdir / "in" / "submission.ipynb"
         cmd = [*prefix, sys.executable, runner, source, target, str(limits.cell_timeout), str(limits.output_bytes),
-               ",".join(preimport)]
+               ",".join(spec.preimport)]
         self.cgroup = _Cgroup(limits)
         self.proc = subprocess.Popen(
             _launch_command(cmd, limits, self.cgroup), env=run_env, cwd=cwd,
@@ -370,10 +427,10 @@ class Sandbox:
             except OSError:
                 pass
         self.cgroup.close()
-        shutil.rmtree(self.workdir, ignore_errors=True)
+        safefs.remove_tree(self.workdir)
 
     def _supervise(self) -> Execution:
-        proc, limits, cgroup, out = self.proc, self.limits, self.cgroup, self.workdir / "out"
+        proc, limits, cgroup, out = self.proc, self.spec.limits, self.cgroup, self.workdir / "out"
         start = time.monotonic()
         limit_hit = ""
         timed_out = False
@@ -384,14 +441,15 @@ class Sandbox:
                     timed_out = True
                     break
                 if not cgroup.active:
-                    rss, count = _tree_usage(watched)
+                    rss, tasks = _tree_usage(watched)
                     if rss > limits.memory_bytes:
                         limit_hit = "memory"
                         break
-                    if count > limits.max_processes:
+                    if tasks > limits.max_processes:
                         limit_hit = "processes"
                         break
-                if _dir_bytes(out) > limits.output_bytes * 4 + 64 * 2**20:
+                size, entries = safefs.tree_usage(out, OUT_ENTRIES)
+                if size > limits.out_bytes or entries > OUT_ENTRIES:
                     limit_hit = "output"
                     break
                 time.sleep(0.05)
@@ -407,17 +465,8 @@ class Sandbox:
             if cgroup.active and not limit_hit and proc.returncode != 0:
                 limit_hit = "memory" if cgroup.memory_exhausted() else "processes" if cgroup.processes_exhausted() else ""
         seconds = time.monotonic() - start
-        stdout = b"".join(self.stdout_chunks).decode("utf-8", "replace")
         stderr = b"".join(self.stderr_chunks).decode("utf-8", "replace")
         fatal = ""
-        for line in stdout.splitlines():
-            if line.startswith('{"fatal"'):
-                try:
-                    fatal = json.loads(line)["fatal"]
-                except (ValueError, KeyError):
-                    pass
-        if proc.returncode not in (0, 3) and not (timed_out or limit_hit):
-            fatal = fatal or f"the notebook runner exited with status {proc.returncode}"
         if limit_hit == "memory":
             fatal = f"memory limit of {limits.memory_bytes // 2**20} MiB exceeded"
         elif limit_hit == "processes":
@@ -426,18 +475,23 @@ class Sandbox:
             fatal = "output size limit exceeded"
         elif timed_out:
             fatal = f"notebook ran longer than {limits.notebook_timeout}s"
-        executed = out / "executed.ipynb"
+        elif proc.returncode in RUNNER_EXITS:
+            status, fatal = RUNNER_EXITS[proc.returncode]
+            timed_out = status == "timeout"
+        elif proc.returncode != 0:
+            fatal = f"the notebook runner exited with status {proc.returncode}"
         notebook = None
-        if executed.is_file() and executed.stat().st_size <= limits.output_bytes * 4 + 64 * 2**20:
-            try:
-                notebook = nbformat.read(executed, as_version=4)
-            except Exception:
-                notebook = None
+        try:
+            raw = safefs.read_regular(out / "executed.ipynb", limits.out_bytes)
+            notebook = nbformat.reads(raw.decode("utf-8"), as_version=4)
+        except Exception:  # missing, a link, too large or not a notebook: no result
+            notebook = None
         return Execution(notebook=notebook, fatal=fatal, timed_out=timed_out, limit_hit=limit_hit,
                          seconds=seconds, stderr_tail=stderr[-4000:])
 
 
 def _drain(stream, chunks: list[bytes]) -> None:
+    """Keep the start of a stream, for the grader's log only; nothing in it is interpreted."""
     kept = 0
     try:
         for chunk in iter(lambda: stream.read(65536), b""):
@@ -446,10 +500,3 @@ def _drain(stream, chunks: list[bytes]) -> None:
                 kept += len(chunk)
     except (OSError, ValueError):  # closed by discard() after a sandbox that would not die
         pass
-
-
-def execute_notebook(nb: nbformat.NotebookNode, platform: str, limits: Limits = Limits(),
-                     extra_env: dict[str, str] | None = None, sandbox: bool = True,
-                     cache: CompilationCache | None = None) -> Execution:
-    """Run `nb` with papermill in a fresh kernel, started now, and return the executed notebook."""
-    return Sandbox(platform, limits, extra_env, sandbox, cache=cache).run(nb)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -21,12 +22,12 @@ from nbformat.notebooknode import NotebookNode
 from . import ray_backend, report
 from .collect import Submission, collect
 from .course import Course, CourseError
-from .execute import (KERNEL_DIR, CompilationCache, Execution, Limits, Sandbox, SandboxUnavailable, assert_hidden,
-                      bwrap_path)
+from .execute import (KERNEL_DIR, CompilationCache, Execution, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
+                      assert_hidden, bwrap_path)
 from .record import LedgerEntry, TestCell, atomic_write, lesson_structure, record_grades, write_autograded
 from .release import sync_gradebook
 from .sanitize import UnreadableSubmission, read_submission, sanitize
-from .score import CellResult, check_records, one_line, receipt_of, score_cell
+from .score import CellResult, Status, check_records, inert, receipt_of, score_cell
 from .workers import default_workers, worker_env
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
@@ -72,10 +73,12 @@ class Progress:
 
 @dataclass
 class Graded:
-    """One notebook's grading: rows for the CSV plus the executed notebook."""
+    """One notebook's grading: rows for the CSV, the executed notebook, and the notebook as
+    submitted (its outputs come from the student's own run, which never saw hidden tests)."""
     rows: list[CellResult]
     receipt: dict | None
     notebook: NotebookNode | None
+    submitted: NotebookNode | None = None
 
 
 def preflight(platform: str) -> str:
@@ -130,8 +133,7 @@ def interrupted_by(execution: Execution) -> tuple[str, str] | None:
     """How a run that ended early explains the cells it never finished."""
     if not execution.fatal:
         return None
-    timed_out = execution.timed_out or execution.fatal.startswith("CellTimeoutError")
-    return ("timeout" if timed_out else "error", f"the run stopped: {execution.fatal}")
+    return (Status.TIMEOUT if execution.timed_out else Status.ERROR, f"the run stopped: {execution.fatal}")
 
 
 def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
@@ -168,23 +170,36 @@ def source_hash(course: Course, lesson: str) -> str:
     return digest.hexdigest()
 
 
+def visible_cells(nb: NotebookNode) -> NotebookNode:
+    """The lesson as a student sees it before answering: no solution and no test cells."""
+    nb = copy.deepcopy(nb)
+    nb.cells = [cell for cell in nb.cells if not (cell.get("metadata", {}).get("nbgrader", {}).get("solution")
+                                                 or cell.get("metadata", {}).get("nbgrader", {}).get("grade"))]
+    return nb
+
+
+def fill_cache(course: Course, lesson: str, options: Options) -> None:
+    """Compile the lesson's visible code into its cache, so no submission can read the
+    instructor's programs (solutions and hidden tests never run against this cache)."""
+    folder = cache_path(course, lesson, options.platform)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    spec = SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0),
+                       cache=CompilationCache(folder, writable=True))
+    Sandbox(spec).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
+
+
 def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     """Run the instructor's solution and keep each test cell's exports as the expected values.
 
     Raises CourseError unless every test cell passes and exports at least one hidden check.
     """
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    cache = None
-    if uses_cache(options):
-        folder = cache_path(course, lesson, options.platform)
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        cache = CompilationCache(folder, writable=True)
     if options.backend == "ray":
         execute = ray_backend.executor(options)
     else:
-        execute = Sandbox(options.platform, options.limits, worker_env(options.platform, 0), options.sandbox,
-                          cache=cache).run
+        execute = Sandbox(SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0),
+                                      options.sandbox)).run
     execution, merged, receipt, problem = run(nb, execute)
     if merged is None:
         raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
@@ -194,7 +209,7 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
             failures.append(f"{grade_id}: manually graded cells are not supported by the autograder")
             continue
         result = score_cell(grade_id, 0, cell, None, interrupted_by(execution))
-        if result.status != "ok":
+        if result.status != Status.OK:
             failures.append(f"{grade_id}: {result.status}: {result.detail}")
             continue
         records = check_records(cell)
@@ -222,6 +237,8 @@ def expected_values(course: Course, lesson: str, options: Options) -> dict:
         pass
     values = trusted_run(course, lesson, options)
     values.pop("notebook")
+    if uses_cache(options):
+        fill_cache(course, lesson, options)
     atomic_write(path, json.dumps(values))
     return values
 
@@ -230,23 +247,26 @@ def expected_values(course: Course, lesson: str, options: Options) -> dict:
 
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
                    tests: list[TestCell], expected: dict, options: Options, execute: Executor) -> Graded:
-    def all_rows(status: str, detail: str) -> Graded:
-        return Graded([CellResult(t.grade_id, 0.0, t.max_points, status, one_line(detail)) for t in tests], None, None)
+    def all_rows(status: str, detail: str, submitted: NotebookNode | None = None) -> Graded:
+        return Graded([CellResult(t.grade_id, 0.0, t.max_points, str(status), inert(detail)) for t in tests],
+                      None, None, submitted)
 
     if path is None:
-        return all_rows("missing", f"{notebook}.ipynb was not submitted")
+        return all_rows(Status.MISSING, f"{notebook}.ipynb was not submitted")
     try:
         nb, notes = read_submission(path)
-        nb = sanitize(course, lesson, notebook, student, nb)
     except UnreadableSubmission as exc:
-        return all_rows("error", str(exc))
+        return all_rows(Status.ERROR, str(exc))
+    submitted = copy.deepcopy(nb)
+    try:
+        nb = sanitize(course, lesson, notebook, student, nb)
     except Exception as exc:  # nbgrader rejects impossible cell metadata
-        return all_rows("error", f"could not restore the lesson's cells: {one_line(exc, 160)}")
+        return all_rows(Status.ERROR, f"could not restore the lesson's cells: {inert(exc, 160)}", submitted)
     execution, merged, receipt, problem = run(nb, execute)
     if problem:
-        return all_rows("tampered", problem)
+        return all_rows(Status.TAMPERED, problem, submitted)
     if merged is None:
-        return all_rows(*(interrupted_by(execution) or ("error", "the notebook produced no result")))
+        return all_rows(*(interrupted_by(execution) or (Status.ERROR, "the notebook produced no result")), submitted)
     cells = cells_by_grade_id(merged)
     rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}),
                        interrupted_by(execution)) for t in tests]
@@ -254,16 +274,16 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
     observed = (receipt or {}).get("backend")
     if receipt is not None and observed != options.platform:
         for row in rows:
-            row.points, row.status = 0.0, "platform-mismatch"
+            row.points, row.status = 0.0, Status.PLATFORM_MISMATCH.value
             row.detail = f"ran on {observed}, requested {options.platform}"
     elif receipt is None:
         notes.append("no device receipt: the grader's final cell did not report a platform")
     if notes:
         for row in rows:
-            row.detail = one_line("; ".join([row.detail, *notes]))
+            row.detail = inert("; ".join([row.detail, *notes]))
     merged.metadata["jaxcourse"] = {"receipt": receipt, "requested_platform": options.platform,
                                     "results": [asdict(r) for r in rows]}
-    return Graded(rows, receipt, merged)
+    return Graded(rows, receipt, merged, submitted)
 
 
 def grade_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
@@ -276,18 +296,38 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
                                 submission.notebooks.get(notebook), tests, expected["checks"], options, execute)
         if submission.extra:
             for row in graded.rows:
-                row.detail = one_line(f"{row.detail}; ignored extra notebooks: {', '.join(submission.extra)}")
+                row.detail = inert(f"{row.detail}; ignored extra notebooks: {', '.join(submission.extra)}")
         if not options.sandbox:
             for row in graded.rows:
-                row.detail = one_line(f"{row.detail}; {UNSAFE_NOTE}")
+                row.detail = inert(f"{row.detail}; {UNSAFE_NOTE}")
         results[notebook] = graded.rows
         write_autograded(course, submission.lesson, submission.student, notebook, graded.notebook, submission.folder)
-        report.write_feedback(course, submission.lesson, submission.student, notebook, graded.notebook, graded.rows)
+        report.write_feedback(course, submission.lesson, submission.student, notebook, graded.submitted, graded.rows)
         platform = (graded.receipt or {}).get("backend") or "unknown"
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
     with gradebook_lock:  # SQLite writes are serialised, one transaction per student
         record_grades(course, submission.lesson, submission.student, results, submission.folder / "timestamp.txt")
     return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows)
+
+
+def failed_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
+                      exc: BaseException, log: Path) -> LedgerEntry:
+    """Rows for a submission the grader could not finish: never a quiet zero, and never kept.
+
+    The traceback goes to `log`; the rows name the failure; the ledger is not written, so the
+    next run grades the submission again.
+    """
+    infrastructure = isinstance(exc, (SandboxUnavailable, OSError, MemoryError))
+    kind = "infrastructure failure" if infrastructure else "internal error (a grader bug)"
+    detail = f"{kind}: {type(exc).__name__}: {inert(exc, 120)}; not graded, retried on the next run; see {log}"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {submission.student}: {kind}\n")
+        handle.write("".join(traceback.format_exception(exc)))
+    rows = [report.csv_row(submission.student, notebook, CellResult(t.grade_id, 0.0, t.max_points,
+                                                                    Status.INTERNAL_ERROR.value, detail), "unknown")
+            for notebook, tests in structure.items() for t in tests]
+    return LedgerEntry(submission.student, "", "", "", rows)
 
 
 class WarmSandboxes:
@@ -304,7 +344,8 @@ class WarmSandboxes:
 
     def _start(self, slot: int) -> Sandbox:
         o = self.options
-        return Sandbox(o.platform, o.limits, worker_env(o.platform, slot), o.sandbox, o.preimport, self.cache)
+        return Sandbox(SandboxSpec(o.platform, o.limits, worker_env(o.platform, slot), o.sandbox, o.preimport,
+                                   self.cache))
 
     def executor(self, slot: int) -> Executor:
         def execute(nb: NotebookNode) -> Execution:
@@ -376,17 +417,23 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     progress = options.progress
     progress.start(lesson, total, kept=len(kept))
 
+    log = course.state / "logs" / f"{lesson}.log"
+
     def grade_one(index: int) -> LedgerEntry:
         submission = submissions[index]
+        digest = submission.content_hash()  # before grading: a file changed meanwhile is regraded next run
         execute = slots.get()
         try:
             options.log(f"[{index + 1}/{total}] {submission.student}: grading")
             entry = grade_submission(course, submission, structure, expected, options, execute, lock)
+        except Exception as exc:  # one submission can fail only itself
+            entry = failed_submission(course, submission, structure, exc, log)
         finally:
             slots.put(execute)
-        entry.submission_hash = submission.content_hash()
         with lock:
-            entry.save(course, lesson)
+            if entry.expected_hash:
+                entry.submission_hash = digest
+                entry.save(course, lesson)
             progress.advance(entry)
         return entry
 
@@ -399,4 +446,5 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         progress.stop()
     summary = report.write_csv(course, lesson, [kept.get(i) or fresh[i] for i in range(total)])
     summary.graded, summary.seconds, summary.workers = len(todo), time.monotonic() - start, workers
+    summary.error_log = log if summary.internal_errors else None
     return summary

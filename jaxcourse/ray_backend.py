@@ -9,7 +9,7 @@ import os
 
 from nbformat.notebooknode import NotebookNode
 
-from .execute import Execution, Limits, Sandbox
+from .execute import Execution, Limits, Sandbox, SandboxSpec
 from .workers import worker_env
 
 RESOURCE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU"}
@@ -55,7 +55,7 @@ def _placement(platform: str) -> dict[str, str]:
 
 
 def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...]) -> Execution:
-    return Sandbox(platform, limits, _placement(platform), sandbox, preimport).run(nb)
+    return Sandbox(SandboxSpec(platform, limits, _placement(platform), sandbox, preimport)).run(nb)
 
 
 def _preflight(platform: str) -> str:

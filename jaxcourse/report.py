@@ -4,6 +4,8 @@ from __future__ import annotations
 import copy
 import csv
 import io
+import re
+from html import escape
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,11 +13,14 @@ from pathlib import Path
 import nbformat
 from nbconvert import HTMLExporter
 from nbformat.notebooknode import NotebookNode
+from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbgrader.preprocessors import ClearHiddenTests
 
 from .course import Course
 from .record import LedgerEntry, atomic_write
-from .score import CellResult
+from .score import CellResult, Status, inert
+
+BODY = re.compile(r"<body[^>]*>")
 
 CSV_COLUMNS = ["student_id", "notebook", "grade_id", "points", "max_points", "status", "detail", "platform"]
 
@@ -28,6 +33,11 @@ class Summary:
     graded: int = 0          # submissions executed in this run; the rest were unchanged and kept
     seconds: float = 0.0
     workers: int = 0
+    error_log: Path | None = None  # tracebacks of submissions the grader could not finish
+
+    @property
+    def internal_errors(self) -> int:
+        return len({row["student_id"] for row in self.rows if row["status"] == Status.INTERNAL_ERROR})
 
     def speed(self) -> str:
         students = len({row["student_id"] for row in self.rows})
@@ -69,10 +79,20 @@ class Summary:
         return "\n".join(lines)
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """Text a spreadsheet shows as text: no formula (OWASP CSV injection), no control characters."""
+    text = inert(text, 400)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
 def csv_row(student: str, notebook: str, row: CellResult, platform: str) -> dict:
-    return {"student_id": student, "notebook": notebook, "grade_id": row.grade_id,
-            "points": f"{row.points:g}", "max_points": f"{row.max_points:g}", "status": row.status,
-            "detail": row.detail, "platform": platform}
+    return {"student_id": spreadsheet_safe(student), "notebook": spreadsheet_safe(notebook),
+            "grade_id": spreadsheet_safe(row.grade_id), "points": f"{row.points:g}",
+            "max_points": f"{row.max_points:g}", "status": str(row.status),
+            "detail": spreadsheet_safe(row.detail), "platform": spreadsheet_safe(platform)}
 
 
 def write_csv(course: Course, lesson: str, entries: list[LedgerEntry]) -> Summary:
@@ -93,35 +113,53 @@ def read_csv(path: Path) -> list[dict]:
 
 
 def feedback_notebook(nb: NotebookNode, rows: list[CellResult]) -> NotebookNode:
-    """The student's notebook with hidden tests removed and each test cell's outputs replaced by its verdict."""
+    """The notebook as submitted, each test cell followed by its verdict, with nothing that runs.
+
+    `nb` is the student's own file: its outputs come from their run, which never saw hidden tests.
+    HTML and Markdown are sanitised, scripts and unknown output types dropped, metadata emptied.
+    """
     nb = copy.deepcopy(nb)
     nb, _ = ClearHiddenTests(enforce_metadata=False).preprocess(nb, {})
     verdicts = {row.grade_id: row for row in rows}
     for cell in nb.cells:
+        cell.pop("attachments", None)
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         row = verdicts.get(grade_id)
         if row is not None and cell.cell_type == "code":
-            text = f"{row.points:g} / {row.max_points:g} points: {row.status}"
+            text = f"[grader] {row.points:g} / {row.max_points:g} points: {row.status}"
             if row.detail:
                 text += f"\n{row.detail}"
-            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text + "\n")]
-    nb.metadata.pop("jaxcourse", None)
+            cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
+            cell.outputs.append(nbformat.v4.new_output("stream", name="stderr", text=text + "\n"))
+    nb.metadata = {key: nb.metadata[key] for key in ("kernelspec", "language_info") if key in nb.metadata}
+    nb, _ = SanitizeHTML().preprocess(nb, {})
     return nb
 
 
+def summary_html(lesson: str, notebook: str, rows: list[CellResult]) -> str:
+    """The score summary, from the grader's own values only, escaped."""
+    points, most = sum(r.points for r in rows), sum(r.max_points for r in rows)
+    lines = "".join(f"<tr><td>{escape(r.grade_id)}</td><td>{r.points:g} / {r.max_points:g}</td>"
+                    f"<td>{escape(r.status)}</td><td>{escape(r.detail)}</td></tr>" for r in rows)
+    return (f'<section id="jaxcourse-summary" style="font-family:sans-serif;margin:1em">'
+            f"<h1>{escape(lesson)}: {escape(notebook)}</h1><p><strong>Score: {points:g} / {most:g}</strong></p>"
+            f"<table><tr><th>cell</th><th>points</th><th>status</th><th>detail</th></tr>{lines}</table></section>")
+
+
 def write_feedback(course: Course, lesson: str, student: str, notebook: str,
-                   nb: NotebookNode | None, rows: list[CellResult]) -> Path:
-    """Write feedback/<student>/<lesson>/<notebook>.html: never hidden tests or expected values."""
+                   submitted: NotebookNode | None, rows: list[CellResult]) -> Path:
+    """Write feedback/<student>/<lesson>/<notebook>.html: the score summary on top, then the
+    student's own notebook. Never hidden tests, hidden inputs or expected values."""
     target = course.feedback / student / lesson / f"{notebook}.html"
-    if nb is None:
-        summary = "".join(f"<li>{r.grade_id}: {r.points:g}/{r.max_points:g} {r.status}: {_escape(r.detail)}</li>"
-                          for r in rows)
-        html = f"<html><body><h1>{_escape(lesson)}: {_escape(notebook)}</h1><ul>{summary}</ul></body></html>"
-    else:
-        html, _ = HTMLExporter(template_name="lab").from_notebook_node(feedback_notebook(nb, rows))
-    atomic_write(target, html)
+    summary = summary_html(lesson, notebook, rows)
+    page = f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{summary}</body></html>"
+    if submitted is not None:
+        try:
+            exporter = HTMLExporter(template_name="lab", sanitize_html=True)
+            body, _ = exporter.from_notebook_node(feedback_notebook(submitted, rows))
+            page = BODY.sub(lambda m: m.group(0) + summary, body, count=1)
+        except Exception:  # outputs nbconvert cannot render: the summary alone still reaches the student
+            summary += "<p>Your notebook's outputs could not be shown on this page.</p>"
+            page = f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{summary}</body></html>"
+    atomic_write(target, page)
     return target
-
-
-def _escape(text: str) -> str:
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))

@@ -6,8 +6,9 @@ would change how cells execute.
 """
 from __future__ import annotations
 
+import codecs
 import json
-from dataclasses import dataclass, field
+import re
 from pathlib import Path
 
 import nbformat
@@ -28,53 +29,109 @@ class UnreadableSubmission(Exception):
     """The file is not a notebook the grader can run; the message says why, for the student."""
 
 
-@dataclass
-class Sanitized:
-    notebook: NotebookNode
-    notes: list[str] = field(default_factory=list)
+CELL_KEYS = {"markdown": {"id", "cell_type", "metadata", "source", "attachments"},
+             "raw": {"id", "cell_type", "metadata", "source", "attachments"},
+             "code": {"id", "cell_type", "metadata", "source", "outputs", "execution_count"}}
+OUTPUT_KEYS = {"stream": {"output_type", "name", "text"},
+               "display_data": {"output_type", "data", "metadata"},
+               "execute_result": {"output_type", "data", "metadata", "execution_count"},
+               "error": {"output_type", "ename", "evalue", "traceback"}}
+CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
+EDITORS = {"colab": "Colab", "kaggle": "Kaggle", "vscode": "VS Code"}
+
+
+def upgrade(data: dict) -> list[str]:
+    """Bring any nbformat 4.x notebook, as Colab, Kaggle or VS Code save it, to valid 4.5 in place.
+
+    Returns what was repaired, for the student's detail. Only structure changes: cell ids
+    are added, fields the format does not define are dropped, and missing fields get defaults.
+    """
+    repairs = []
+    minor = data.get("nbformat_minor")
+    editor = next((name for key, name in EDITORS.items() if key in (data.get("metadata") or {})), None)
+    if not isinstance(minor, int) or minor < 5:
+        repairs.append(f"upgraded from nbformat 4.{minor}" + (f" ({editor})" if editor else ""))
+    data["nbformat_minor"] = 5
+    if not isinstance(data.get("metadata"), dict):
+        data["metadata"] = {}
+    for key in [k for k in data if k not in ("cells", "metadata", "nbformat", "nbformat_minor")]:
+        del data[key]
+    seen, dropped, renamed = set(), 0, 0
+    for index, cell in enumerate(data["cells"]):
+        kind = cell.get("cell_type")
+        if kind not in CELL_KEYS:
+            raise UnreadableSubmission(f"cell {index} has an unknown type {str(kind)[:20]!r}")
+        if not isinstance(cell.get("metadata"), dict):
+            cell["metadata"] = {}
+        cell.setdefault("source", "")
+        if kind == "code":
+            cell.setdefault("outputs", [])
+            cell.setdefault("execution_count", None)
+            for output in cell["outputs"] if isinstance(cell["outputs"], list) else []:
+                allowed = OUTPUT_KEYS.get(output.get("output_type")) if isinstance(output, dict) else None
+                for key in [k for k in output if allowed and k not in allowed]:
+                    del output[key]
+                    dropped += 1
+        for key in [k for k in cell if k not in CELL_KEYS[kind]]:
+            del cell[key]
+            dropped += 1
+        cell_id = cell.get("id")
+        if not (isinstance(cell_id, str) and CELL_ID.match(cell_id)):
+            colab_id = cell["metadata"].get("id")  # Colab keeps its ids in the cell metadata
+            cell_id = colab_id if isinstance(colab_id, str) and CELL_ID.match(colab_id) else None
+        if cell_id is None or cell_id in seen:
+            if cell.get("id") is not None:
+                renamed += 1
+            cell_id = f"cell-{index}"
+            while cell_id in seen:
+                cell_id += "-x"
+        cell["id"] = cell_id
+        seen.add(cell_id)
+    if renamed:
+        repairs.append(f"{renamed} missing, invalid or repeated cell id(s) replaced")
+    if dropped:
+        repairs.append(f"{dropped} field(s) the notebook format does not define removed")
+    return repairs
 
 
 def read_submission(path: Path) -> tuple[NotebookNode, list[str]]:
+    """Read a submitted file without changing it: the notebook, upgraded in memory, and what was repaired."""
     notes: list[str] = []
     size = path.stat().st_size
     if size > MAX_NOTEBOOK_BYTES:
         raise UnreadableSubmission(
             f"notebook is {size / 2**20:.0f} MiB, over the {MAX_NOTEBOOK_BYTES // 2**20} MiB limit; clear outputs and resubmit")
     raw = path.read_bytes()
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8):]
+        notes.append("byte-order mark removed")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnreadableSubmission(f"not UTF-8 text (byte {exc.start}); the file is not a saved notebook") from None
     try:
         data = json.loads(text)
-    except ValueError as exc:
-        raise UnreadableSubmission(f"not valid notebook JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise UnreadableSubmission(f"not valid notebook JSON: {str(exc)[:120]}") from None
     if not isinstance(data, dict) or "cells" not in data and "worksheets" not in data:
         raise UnreadableSubmission("JSON file is not a notebook (no cells)")
     major = data.get("nbformat")
     if major != 4:
         raise UnreadableSubmission(
-            f"nbformat {major} notebooks are not supported; open it in Jupyter and save it again (nbformat 4)")
+            f"nbformat {str(major)[:10]} notebooks are not supported; open it in Jupyter and save it again (nbformat 4)")
     cells = data.get("cells")
     if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
         raise UnreadableSubmission("notebook has no list of cells")
-    seen = set()
-    for index, cell in enumerate(cells):
-        cell_id = cell.get("id")
-        if not isinstance(cell_id, str) or cell_id in seen:
-            if cell_id in seen:
-                notes.append(f"duplicate cell id {cell_id!r} renamed")
-            cell["id"] = f"cell-{index}-{len(seen)}"
-        seen.add(cell["id"])
+    notes += upgrade(data)
     try:
         nb = nbformat.reads(json.dumps(data), as_version=4)
         nbformat.validate(nb)
     except Exception as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise UnreadableSubmission(f"not a valid notebook: {message[:200]}") from None
-    kernel = nb.metadata.get("kernelspec", {}).get("name")
+    kernel = nb.metadata.get("kernelspec", {}).get("name") if isinstance(nb.metadata.get("kernelspec"), dict) else None
     if kernel != "python3":
-        notes.append(f"kernel {kernel!r} replaced by the lesson's python3 kernel" if kernel
+        notes.append(f"kernel {str(kernel)[:40]!r} replaced by the lesson's python3 kernel" if kernel
                      else "missing kernelspec restored")
     return nb, notes
 

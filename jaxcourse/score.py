@@ -1,21 +1,42 @@
 """Score graded cells by comparing exported check values with the instructor's, in this process.
 
-Nothing in a student's kernel decides a grade: values arrive as inert JSON, are decoded
-here without pickle, and are compared against values from the trusted solution run.
+Nothing in a student's kernel decides a grade: values arrive as inert JSON, are checked
+against a strict shape here, decoded without pickle, and compared against values from the
+trusted solution run. A record that does not fit fails its cell; it never stops the grader.
 """
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 from nbformat.notebooknode import NotebookNode
 
 CHECK_MIME = "application/vnd.jaxcourse.check+json"
 RECEIPT_MIME = "application/vnd.jaxcourse.receipt+json"
-DEFAULT_RTOL = 1e-6
-DEFAULT_ATOL = 1e-6
-STATUSES = ("ok", "failed", "error", "timeout", "missing", "tampered", "platform-mismatch")
+MAX_DEPTH = 8
+MAX_ARRAY_BYTES = 64 * 2**20
+MAX_TEXT = 10000
+# Floats compare to within this many units of the expected dtype's precision by default.
+DEFAULT_ULPS = 8
+RECEIPT_FIELDS = {"backend": str, "device_kinds": list, "device_count": int, "jax": str, "jaxlib": str,
+                  "python": str, "process_index": int, "process_count": int}
+
+
+class Status(StrEnum):
+    OK = "ok"
+    FAILED = "failed"                    # a check's value is wrong, or an assert failed
+    ERROR = "error"                      # the cell raised, or the notebook could not run
+    TIMEOUT = "timeout"
+    MISSING = "missing"                  # the notebook was not submitted
+    TAMPERED = "tampered"                # forged or malformed check exports, an altered run
+    PLATFORM_MISMATCH = "platform-mismatch"
+    INTERNAL_ERROR = "internal-error"    # a grader bug or infrastructure failure; retried next run
+
+
+STATUSES = tuple(s.value for s in Status)
 
 
 @dataclass
@@ -31,48 +52,166 @@ class BadRecord(ValueError):
     pass
 
 
+# C0/C1 controls and the bidirectional overrides that reorder text in terminals and viewers.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def inert(text: object, limit: int = 240) -> str:
+    """Student-controlled text made safe to print or store: no control characters, one line, bounded."""
+    line = " ".join(CONTROL.sub("", str(text)).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+
+# ---------------------------------------------------------------- reading exports
+
+def _check_value(value: object, depth: int = 0) -> None:
+    """Raise BadRecord unless `value` is an export of the prelude's exact shape."""
+    if not isinstance(value, dict) or depth > MAX_DEPTH:
+        raise BadRecord("not an export")
+    kind = value.get("kind")
+    if kind == "none" or kind == "unsupported":
+        return
+    if kind == "str":
+        if not isinstance(value.get("value"), str) or len(value["value"]) > MAX_TEXT:
+            raise BadRecord("bad text export")
+    elif kind == "seq":
+        if not isinstance(value.get("items"), list):
+            raise BadRecord("bad sequence export")
+        for item in value["items"]:
+            _check_value(item, depth + 1)
+    elif kind == "map":
+        if not isinstance(value.get("items"), dict):
+            raise BadRecord("bad mapping export")
+        for item in value["items"].values():
+            _check_value(item, depth + 1)
+    elif kind == "raised":
+        if not (value.get("type") is None or isinstance(value.get("type"), str)) or not (
+                isinstance(value.get("mro"), list) and all(isinstance(n, str) for n in value["mro"])):
+            raise BadRecord("bad exception export")
+    elif kind == "array":
+        if not (isinstance(value.get("dtype"), str) and isinstance(value.get("data"), str)
+                and isinstance(value.get("shape"), list) and len(value["shape"]) <= 32
+                and all(type(n) is int and 0 <= n for n in value["shape"])):
+            raise BadRecord("bad array export")
+        if value.get("placement") is not None and not isinstance(value["placement"], dict):
+            raise BadRecord("bad placement export")
+    else:
+        raise BadRecord("unknown export kind")
+
+
 def check_records(cell: NotebookNode) -> list[dict]:
-    """The check exports a cell produced, in order."""
+    """The well-formed check exports a cell produced, in order; BadRecord if any is malformed."""
     records = []
     for output in cell.get("outputs", []):
         data = output.get("data", {}) if output.get("output_type") == "display_data" else {}
-        record = data.get(CHECK_MIME)
-        if isinstance(record, dict) and isinstance(record.get("name"), str):
-            records.append(record)
+        if not isinstance(data, dict) or CHECK_MIME not in data:
+            continue
+        record = data[CHECK_MIME]
+        if not (isinstance(record, dict) and isinstance(record.get("name"), str)
+                and isinstance(record.get("options", {}), dict)):
+            raise BadRecord("a malformed check export")
+        _check_value(record.get("value"))
+        records.append(record)
     return records
 
 
 def receipt_of(cell: NotebookNode | None) -> dict | None:
+    """The device receipt, with only its known fields, each of its own type and made inert."""
     if cell is None:
         return None
     for output in cell.get("outputs", []):
         data = output.get("data", {}) if output.get("output_type") == "display_data" else {}
-        if isinstance(data.get(RECEIPT_MIME), dict):
-            return dict(data[RECEIPT_MIME])
+        raw = data.get(RECEIPT_MIME) if isinstance(data, dict) else None
+        if isinstance(raw, dict):
+            receipt = {}
+            for key, kind in RECEIPT_FIELDS.items():
+                value = raw.get(key)
+                if kind is str and isinstance(value, str):
+                    receipt[key] = inert(value, 80)
+                elif kind is int and type(value) is int:
+                    receipt[key] = value
+                elif kind is list and isinstance(value, list):
+                    receipt[key] = [inert(v, 80) for v in value[:16]]
+            return receipt
     return None
 
 
 def decode_array(payload: dict) -> np.ndarray:
+    name = payload["dtype"]
     try:
-        dtype = np.dtype(payload["dtype"])
+        dtype = np.dtype(name)
     except TypeError:
-        import ml_dtypes  # bfloat16 and friends; registers their names with numpy
-        dtype = np.dtype(getattr(ml_dtypes, payload["dtype"]))
-    if dtype.hasobject:
-        raise BadRecord("object arrays are not exportable")
-    shape = tuple(int(n) for n in payload["shape"])
+        import ml_dtypes  # bfloat16 and friends
+        if not re.fullmatch(r"[a-z0-9_]+", name) or not isinstance(getattr(ml_dtypes, name, None), type):
+            raise BadRecord(f"unknown dtype {inert(name, 40)!r}") from None
+        dtype = np.dtype(getattr(ml_dtypes, name))
+    if not (dtype.kind in "biufc" or dtype.type.__module__ == "ml_dtypes") or dtype.itemsize == 0:
+        raise BadRecord("only plain numeric arrays are exportable")
+    shape = tuple(payload["shape"])
+    count = int(np.prod(shape, dtype=object)) if shape else 1
+    if count * dtype.itemsize > MAX_ARRAY_BYTES:
+        raise BadRecord("array too large")
     data = base64.b64decode(payload["data"], validate=True)
-    count = int(np.prod(shape)) if shape else 1
     if len(data) != count * dtype.itemsize:
         raise BadRecord("array data does not match its shape")
     return np.frombuffer(data, dtype=dtype).reshape(shape)
+
+
+# ---------------------------------------------------------------- comparing
+
+def _is_float(dtype: np.dtype) -> bool:
+    return np.issubdtype(dtype, np.inexact) or (dtype.type.__module__ == "ml_dtypes" and "int" not in dtype.name)
+
+
+def _eps(dtype: np.dtype) -> float:
+    if dtype.type.__module__ == "ml_dtypes":
+        import ml_dtypes
+        return float(ml_dtypes.finfo(dtype).eps)
+    return float(np.finfo(dtype).eps)
+
+
+def _tolerances(got: np.ndarray, exp: np.ndarray, options: dict) -> tuple[float, float]:
+    """The instructor's tolerances, or a default from the expected dtype's precision.
+
+    The default absolute tolerance scales with the largest expected magnitude, so a small exact
+    value is never hidden under a fixed floor, and a scalar is compared relatively.
+    """
+    if options.get("rtol") is not None:
+        rtol = float(options["rtol"])
+    else:
+        rtol = DEFAULT_ULPS * _eps(exp.dtype if _is_float(exp.dtype) else got.dtype)
+    if options.get("atol") is not None:
+        atol = float(options["atol"])
+    else:
+        wide = exp.astype(np.complex128 if np.iscomplexobj(exp) else np.float64)
+        finite = np.abs(wide[np.isfinite(wide)])
+        atol = rtol * float(finite.max()) if finite.size else 0.0
+    return rtol, atol
+
+
+def _compare_arrays(actual: dict, expected: dict, options: dict, where: str) -> str | None:
+    got, exp = decode_array(actual), decode_array(expected)
+    if got.shape != exp.shape:
+        return f"{where}: shape {got.shape}, expected {exp.shape}"
+    if options.get("check_dtype", True) and got.dtype != exp.dtype:
+        return f"{where}: dtype {got.dtype}, expected {exp.dtype}"
+    if options.get("check_placement") and actual.get("placement") != expected.get("placement"):
+        return f"{where}: placed on other devices or sharded differently than expected"
+    if not (_is_float(exp.dtype) or _is_float(got.dtype)):
+        return None if np.array_equal(got, exp) else f"{where}: values differ"
+    complex_ = np.iscomplexobj(got) or np.iscomplexobj(exp)
+    wide = np.complex128 if complex_ else np.float64  # complex never silently drops its imaginary part
+    rtol, atol = _tolerances(got, exp, options)
+    close = np.allclose(got.astype(wide), exp.astype(wide), rtol=rtol, atol=atol, equal_nan=True)
+    return None if close else f"{where}: values differ beyond rtol={rtol:g}, atol={atol:g}"
 
 
 def compare(actual: dict, expected: dict, options: dict, where: str = "value") -> str | None:
     """None when `actual` matches `expected`, else a reason that reveals no expected values."""
     kind, want = actual.get("kind"), expected.get("kind")
     if kind == "unsupported":
-        return f"{where}: a {actual.get('type')} cannot be checked; return an array or number"
+        return f"{where}: a {inert(actual.get('type'), 60)} cannot be checked; return an array, number or string"
     if kind != want:
         return f"{where}: got a {kind}, expected a {want}"
     if kind == "none":
@@ -84,10 +223,10 @@ def compare(actual: dict, expected: dict, options: dict, where: str = "value") -
             return None if actual.get("type") is None else f"{where}: raised {actual.get('type')}, expected no error"
         if actual.get("type") is None:
             return f"{where}: raised nothing, expected {expected['type']}"
-        mro = actual.get("mro") or []
-        return None if expected["type"] in mro else f"{where}: raised {actual.get('type')}, expected {expected['type']}"
+        # Matched by module-qualified name: a class that merely shares a short name is not it.
+        return None if expected["type"] in actual["mro"] else f"{where}: raised {actual.get('type')}, expected {expected['type']}"
     if kind == "seq":
-        got, exp = actual.get("items", []), expected.get("items", [])
+        got, exp = actual["items"], expected["items"]
         if len(got) != len(exp):
             return f"{where}: {len(got)} items, expected {len(exp)}"
         for i, (a, e) in enumerate(zip(got, exp)):
@@ -96,40 +235,24 @@ def compare(actual: dict, expected: dict, options: dict, where: str = "value") -
                 return reason
         return None
     if kind == "map":
-        got, exp = actual.get("items", {}), expected.get("items", {})
+        got, exp = actual["items"], expected["items"]
         if sorted(got) != sorted(exp):
-            return f"{where}: keys {sorted(got)}, expected {sorted(exp)}"
+            return f"{where}: keys {inert(sorted(got), 120)}, expected {sorted(exp)}"
         for key in exp:
             reason = compare(got[key], exp[key], options, f"{where}[{key!r}]")
             if reason:
                 return reason
         return None
     if kind == "array":
-        got, exp = decode_array(actual), decode_array(expected)
-        if got.shape != exp.shape:
-            return f"{where}: shape {got.shape}, expected {exp.shape}"
-        if options.get("check_dtype", True) and got.dtype != exp.dtype:
-            return f"{where}: dtype {got.dtype}, expected {exp.dtype}"
-        if np.issubdtype(exp.dtype, np.inexact) or np.issubdtype(got.dtype, np.inexact):
-            rtol = DEFAULT_RTOL if options.get("rtol") is None else float(options["rtol"])
-            atol = DEFAULT_ATOL if options.get("atol") is None else float(options["atol"])
-            close = np.allclose(got.astype(np.float64), exp.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True) \
-                if not np.iscomplexobj(exp) else np.allclose(got, exp, rtol=rtol, atol=atol, equal_nan=True)
-            return None if close else f"{where}: values differ beyond rtol={rtol:g}, atol={atol:g}"
-        return None if np.array_equal(got, exp) else f"{where}: values differ"
+        return _compare_arrays(actual, expected, options, where)
     return f"{where}: unknown export kind {kind!r}"
 
 
 def error_of(cell: NotebookNode) -> tuple[str, str] | None:
     for output in cell.get("outputs", []):
         if output.get("output_type") == "error":
-            return str(output.get("ename", "Error")), str(output.get("evalue", ""))
+            return inert(output.get("ename", "Error"), 80), inert(output.get("evalue", ""))
     return None
-
-
-def one_line(text: str, limit: int = 240) -> str:
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expected: dict[str, dict] | None,
@@ -141,22 +264,27 @@ def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expe
     run that ended early (timeout, dead kernel, limit); it explains cells left without checks.
     """
     def result(status: str, detail: str, points: float = 0.0) -> CellResult:
-        return CellResult(grade_id, points, max_points, status, one_line(detail))
+        return CellResult(grade_id, points, max_points, str(status), inert(detail))
 
-    stopped = interrupted or ("error", "the cell did not run")
+    stopped = interrupted or (Status.ERROR, "the cell did not run")
     if cell is None:
         return result(*stopped)
     if cell.get("metadata", {}).get("jaxcourse_timeout"):
-        return result("timeout", f"cell ran longer than {cell.metadata['jaxcourse_timeout']}s")
-    records = check_records(cell)
+        return result(Status.TIMEOUT, f"cell ran longer than {inert(cell.metadata['jaxcourse_timeout'], 20)}s")
+    if expected is not None and not expected:
+        return result(Status.ERROR, "the lesson has no hidden checks for this cell, so it cannot be graded")
+    try:
+        records = check_records(cell)
+    except BadRecord as exc:
+        return result(Status.TAMPERED, f"malformed check exports ({exc})")
     names = [r["name"] for r in records]
     extra = sorted({n for n in names if (expected is not None and n not in expected) or names.count(n) > 1})
     if extra:
-        return result("tampered", f"unexpected or repeated check exports: {', '.join(extra)[:120]}")
+        return result(Status.TAMPERED, f"unexpected or repeated check exports: {inert(', '.join(extra), 120)}")
     error = error_of(cell)
     if error:
         ename, evalue = error
-        return result("failed" if ename == "AssertionError" else "error",
+        return result(Status.FAILED if ename == "AssertionError" else Status.ERROR,
                       f"{ename}: {evalue}" if evalue else ename)
     by_name = {r["name"]: r for r in records}
     if interrupted and (cell.get("execution_count") is None or any(n not in by_name for n in expected or {})):
@@ -164,11 +292,11 @@ def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expe
     for name, want in (expected or {}).items():
         got = by_name.get(name)
         if got is None:
-            return result("failed", f"check {name!r} was not reported")
+            return result(Status.FAILED, f"check {name!r} was not reported")
         try:
-            reason = compare(got.get("value", {}), want["value"], want.get("options") or {}, name)
-        except (BadRecord, KeyError, TypeError, ValueError) as exc:
-            reason = f"{name}: unreadable export ({type(exc).__name__})"
+            reason = compare(got["value"], want["value"], want.get("options") or {}, name)
+        except (BadRecord, ValueError, TypeError, KeyError, OverflowError, MemoryError) as exc:
+            return result(Status.TAMPERED, f"{name}: unreadable export ({type(exc).__name__})")
         if reason:
-            return result("failed", reason)
-    return result("ok", f"{len(expected or records)} hidden check(s) passed", max_points)
+            return result(Status.FAILED, reason)
+    return result(Status.OK, f"{len(expected or records)} hidden check(s) passed", max_points)

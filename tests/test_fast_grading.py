@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate
-from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Limits, Sandbox
+from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
 from jaxcourse.grade import PREIMPORT, cache_path
 from test_resume import export_totals
 
@@ -31,7 +31,7 @@ def printed(execution):
 
 
 def test_warm_sandbox_serves_one_notebook_with_nothing_left_behind():
-    sandbox = Sandbox("cpu", preimport=PREIMPORT)
+    sandbox = Sandbox(SandboxSpec("cpu", preimport=PREIMPORT))
     first = sandbox.run(notebook(
         "import sys\nprint('preloaded', all(m in sys.modules for m in %r))\n" % (PREIMPORT,)
         + "print('jax imported', 'jax' in sys.modules)\n"
@@ -43,28 +43,28 @@ def test_warm_sandbox_serves_one_notebook_with_nothing_left_behind():
     assert "preloaded True" in out and "jax imported False" in out and "names []" in out, out
     assert first.notebook.cells[0].execution_count == 1
     assert not sandbox.alive() and not sandbox.workdir.exists()
-    second = Sandbox("cpu", preimport=PREIMPORT).run(notebook(
+    second = Sandbox(SandboxSpec("cpu", preimport=PREIMPORT)).run(notebook(
         "import os\nprint('file', os.path.exists('/tmp/left-behind'), 'secret' in globals())\n"))
     assert "file False False" in printed(second)
 
 
 def test_a_warm_sandbox_honours_jax_settings_made_before_import_jax():
     """welcome-cpu sets JAX_NUM_CPU_DEVICES before `import jax`: warming must not break that."""
-    execution = Sandbox("cpu", preimport=PREIMPORT).run(notebook(
+    execution = Sandbox(SandboxSpec("cpu", preimport=PREIMPORT)).run(notebook(
         "import os\nos.environ.setdefault('JAX_NUM_CPU_DEVICES', '4')\n"
         "import jax\nprint('devices', len(jax.devices()))\n"))
     assert "devices 4" in printed(execution)
 
 
 def test_unused_warm_sandbox_is_discarded_cleanly():
-    sandbox = Sandbox("cpu", preimport=PREIMPORT)
+    sandbox = Sandbox(SandboxSpec("cpu", preimport=PREIMPORT))
     sandbox.discard()
     assert not sandbox.alive() and not sandbox.workdir.exists()
 
 
 def test_a_run_killed_at_the_wall_clock_keeps_the_cells_it_finished():
     """Saves are throttled, not dropped: what finished a moment before the kill is on disk."""
-    execution = Sandbox("cpu", Limits(cell_timeout=60, notebook_timeout=12)).run(notebook(
+    execution = Sandbox(SandboxSpec("cpu", Limits(cell_timeout=60, notebook_timeout=12))).run(notebook(
         "print('first done')", "import time\ntime.sleep(3)\nprint('second done')", "while True:\n    pass"))
     assert execution.timed_out
     out = printed(execution)
@@ -74,12 +74,12 @@ def test_a_run_killed_at_the_wall_clock_keeps_the_cells_it_finished():
 def test_compilation_cache_is_filled_by_the_solution_and_read_only_for_students(tmp_path):
     folder = tmp_path / "cache"
     folder.mkdir()
-    filled = Sandbox("cpu", cache=CompilationCache(folder, writable=True)).run(notebook(JIT_PROGRAM))
+    filled = Sandbox(SandboxSpec("cpu", cache=CompilationCache(folder, writable=True))).run(notebook(JIT_PROGRAM))
     assert "value" in printed(filled)
     entries = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert any(name.startswith("jit__lambda") for name in entries), sorted(entries)
 
-    student = Sandbox("cpu", cache=CompilationCache(folder)).run(notebook(
+    student = Sandbox(SandboxSpec("cpu", cache=CompilationCache(folder))).run(notebook(
         COUNT_CACHE_EVENTS, JIT_PROGRAM,
         "import os\nprint('hits', events.get('/jax/compilation_cache/cache_hits', 0))\n"
         f"target = os.path.join({SANDBOX_CACHE!r}, sorted(os.listdir({SANDBOX_CACHE!r}))[0])\n"

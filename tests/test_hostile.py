@@ -145,9 +145,9 @@ def test_attack_earns_nothing(attacked, student):
 
 def test_attack_statuses_are_the_expected_ones(attacked):
     assert by_id(attacked["forge-record"])["sums-test"]["status"] == "tampered"
-    assert by_id(attacked["always-equal"])["sums-test"]["detail"].startswith("sums of a 4x5 table: a Anything")
+    assert by_id(attacked["always-equal"])["sums-test"]["detail"].startswith("sums of a 4x5 table: a __main__.Anything")
     kill = by_id(attacked["kill-kernel"])
-    assert kill["sums-test"]["status"] == "error" and "DeadKernelError" in kill["sums-test"]["detail"]
+    assert kill["sums-test"]["status"] == "error" and "the kernel died" in kill["sums-test"]["detail"]
     assert by_id(attacked["input-transformer"])["sums-test"]["detail"].startswith("check 'sums of a 4x5 table' was not reported")
     assert by_id(attacked["skip-execution"])["sums-test"]["detail"].startswith("NotImplementedError")
     assert by_id(attacked["delete-tests"])["sums-test"]["status"] == "error"

@@ -3,53 +3,102 @@
 # with the instructor's values outside this kernel, so nothing here decides a grade.
 def _grader_setup():
     import base64
-    import numbers
+    import sys
     from IPython.display import display
 
+    import numpy as np
+
     mime = "application/vnd.jaxcourse.check+json"
+    # Exact types only: a subclass could answer == , float() or __array__ as it pleases.
+    plain = {type(None), bool, int, float, complex, str, list, tuple, dict}
+    numpy_scalars = set(np.sctypeDict.values())
+
+    def unsupported(value, why=""):
+        return {"kind": "unsupported", "type": why or f"{type(value).__module__}.{type(value).__qualname__}"}
+
+    def jax_array_type():
+        array = sys.modules.get("jax._src.array")
+        return getattr(array, "ArrayImpl", None)
+
+    def trimmed(spec):
+        while spec and spec[-1] is None:  # P("data") and P("data", None) shard alike
+            spec.pop()
+        return spec
+
+    def placement(value):
+        """Where a jax.Array lives, as plain data: devices, commitment, shards and spec."""
+        sharding = value.sharding
+        spec = getattr(sharding, "spec", None)
+        mesh = getattr(sharding, "mesh", None)
+        shards = []
+        for shard in value.addressable_shards:
+            index = [list(part.indices(size)[:2]) for part, size in zip(shard.index, value.shape)]
+            shards.append([int(shard.device.id), index])
+        return {
+            "devices": sorted(int(d.id) for d in value.devices()),
+            "committed": bool(value.committed),
+            "shards": sorted(shards),
+            "spec": None if spec is None else trimmed([None if p is None else list(p) if isinstance(p, tuple)
+                                                       else str(p) for p in spec]),
+            "mesh": None if mesh is None else {str(k): int(v) for k, v in dict(mesh.shape).items()},
+        }
 
     def encode(value, depth=0):
         if depth > 8:
-            return {"kind": "unsupported", "type": "nesting too deep"}
-        if value is None:
+            return unsupported(value, "nesting too deep")
+        kind = type(value)
+        if kind is type(None):
             return {"kind": "none"}
-        if isinstance(value, str):
+        if kind is str:
             return {"kind": "str", "value": value[:10000]}
-        if isinstance(value, dict):
-            return {"kind": "map", "items": {str(k): encode(v, depth + 1) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}}
-        if isinstance(value, (list, tuple)):
+        if kind is dict:
+            return {"kind": "map", "items": {str(k): encode(v, depth + 1)
+                                             for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}}
+        if kind is list or kind is tuple:
             return {"kind": "seq", "items": [encode(v, depth + 1) for v in value]}
-        import numpy as np
-        if not isinstance(value, (numbers.Number, np.ndarray, np.generic)) and not hasattr(value, "__jax_array__") and type(value).__module__.split(".")[0] not in ("jax", "jaxlib"):
-            return {"kind": "unsupported", "type": type(value).__name__}
+        extra = {}
+        if kind is jax_array_type() and kind is not None:
+            extra["placement"] = placement(value)
+        elif not (kind in plain or kind is np.ndarray or kind in numpy_scalars
+                  or (isinstance(value, np.generic) and kind.__module__ == "ml_dtypes")):
+            return unsupported(value)
         array = np.asarray(value)
-        if array.dtype == object:
-            return {"kind": "unsupported", "type": type(value).__name__}
+        if type(array) is not np.ndarray or array.dtype.hasobject or array.dtype.fields is not None:
+            return unsupported(value)
         return {
             "kind": "array",
             "dtype": str(array.dtype),
-            "shape": list(array.shape),
-            "data": base64.b64encode(array.tobytes(order="C")).decode("ascii"),
+            "shape": [int(n) for n in array.shape],
+            "data": base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii"),
+            **extra,
         }
 
     def emit(name, payload, options):
         display({mime: {"name": str(name), "value": payload, "options": options}}, raw=True)
 
-    def grader_check(name, value, *, rtol=None, atol=None, check_dtype=True):
-        """Export `value` for comparison with the instructor's value of the same name."""
+    def grader_check(name, value, *, rtol=None, atol=None, check_dtype=True, check_placement=False):
+        """Export `value` for comparison with the instructor's value of the same name.
+
+        check_placement also compares where a jax.Array lives: its devices, whether it is
+        committed, and how it is sharded.
+        """
         try:
             payload = encode(value)
         except Exception as exc:  # an unexportable value fails its check, nothing more
-            payload = {"kind": "unsupported", "type": f"{type(exc).__name__}: {exc}"}
-        emit(name, payload, {"rtol": rtol, "atol": atol, "check_dtype": check_dtype})
+            payload = unsupported(value, f"{type(exc).__name__}: {exc}"[:200])
+        emit(name, payload, {"rtol": rtol, "atol": atol, "check_dtype": check_dtype,
+                             "check_placement": check_placement})
+
+    def qualified(cls):
+        return f"{cls.__module__}.{cls.__qualname__}"
 
     def grader_raises(name, fn, *args, **kwargs):
         """Export which exception fn(*args, **kwargs) raises, or that it raised none."""
         try:
             fn(*args, **kwargs)
         except Exception as exc:
-            payload = {"kind": "raised", "type": type(exc).__name__,
-                       "mro": [cls.__name__ for cls in type(exc).__mro__]}
+            payload = {"kind": "raised", "type": qualified(type(exc)),
+                       "mro": [qualified(cls) for cls in type(exc).__mro__]}
         else:
             payload = {"kind": "raised", "type": None, "mro": []}
         emit(name, payload, {})

@@ -10,6 +10,8 @@ def _grader_receipt():
         "backend": jax.default_backend(),
         "device_kinds": sorted({d.device_kind for d in devices}),
         "device_count": len(devices),
+        "process_index": jax.process_index(),
+        "process_count": jax.process_count(),
         "jax": jax.__version__,
         "jaxlib": jaxlib.__version__,
         "python": platform.python_version(),

@@ -6,19 +6,21 @@ usage: run_notebook.py INPUT OUTPUT CELL_TIMEOUT OUTPUT_BYTES PREIMPORT
 The kernel starts at once and imports PREIMPORT (comma-separated modules); the notebook runs
 when the grader writes "run" on stdin, so a sandbox can be warmed up while others are busy.
 """
-import json
 import os
 import sys
 import time
 
 import nbclient.client
+import nbclient.exceptions
 import nbformat
 import papermill
-import papermill.engines
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
+from papermill.clientwrap import PapermillNotebookClient
+from papermill.engines import NBClientEngine, papermill_engines
 from papermill.exceptions import PapermillExecutionError
 from papermill.execute import remove_error_markers
+from papermill.utils import merge_kwargs, remove_args
 
 RECORD_MIMES = ("application/vnd.jaxcourse.check+json", "application/vnd.jaxcourse.receipt+json")
 RECORD_BYTES = 16 * 2**20
@@ -26,6 +28,9 @@ RECORD_BYTES = 16 * 2**20
 # disk soon after it ends (for a run killed at the wall-clock limit), and the final save is kept.
 SAVE_EVERY = 2.0
 TRUNCATED = "\n[output truncated by the grader: the notebook printed too much]\n"
+# The runner reports how a run ended by its exit status alone: the kernel shares its stdout
+# and stderr, so nothing printed there is trusted as a message. execute.py maps these.
+EXIT_NO_KERNEL, EXIT_CELL_STUCK, EXIT_KERNEL_DIED = 3, 4, 5
 
 
 def output_size(msg):
@@ -34,45 +39,63 @@ def output_size(msg):
         return len(content.get("text", "")), False
     data = content.get("data") or {}
     is_record = any(mime in data for mime in RECORD_MIMES)
-    return len(json.dumps(data)), is_record
+    return len(str(data)), is_record
 
 
-def install_hooks(output_bytes):
-    """Cap what the kernel can make us keep, and mark cells that hit the cell timeout."""
-    budget = {"plain": output_bytes, "records": RECORD_BYTES, "warned": False}
-    original_output = nbclient.client.NotebookClient.output
-    original_timeout = nbclient.client.NotebookClient._async_handle_timeout
+class GraderClient(PapermillNotebookClient):
+    """Caps what the kernel can make us keep, and marks cells that hit the cell timeout."""
 
-    def capped_output(self, outs, msg, display_id, cell_index):
+    output_bytes = 8 * 2**20  # set from the command line
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.budget = {"plain": self.output_bytes, "records": RECORD_BYTES}
+        self.warned = False
+
+    def output(self, outs, msg, display_id, cell_index):
         size, is_record = output_size(msg)
         key = "records" if is_record else "plain"
-        budget[key] -= size
-        if budget[key] < 0:
-            if not budget["warned"]:
-                budget["warned"] = True
+        self.budget[key] -= size
+        if self.budget[key] < 0:
+            if not self.warned:
+                self.warned = True
                 outs.append(nbclient.client.output_from_msg(
                     {"msg_type": "stream", "header": msg["header"], "parent_header": {},
                      "content": {"name": "stderr", "text": TRUNCATED}}))
             return None
-        return original_output(self, outs, msg, display_id, cell_index)
+        return super().output(outs, msg, display_id, cell_index)
 
-    async def marked_timeout(self, timeout, cell=None):
+    async def _async_handle_timeout(self, timeout, cell=None):
         if cell is not None:
             cell.setdefault("metadata", {})["jaxcourse_timeout"] = timeout
-        return await original_timeout(self, timeout, cell)
+        return await super()._async_handle_timeout(timeout, cell)
 
-    original_save = papermill.engines.NotebookExecutionManager.save
 
-    def throttled_save(self, **kwargs):
-        now = time.monotonic()
-        if self.end_time is None and now - getattr(self, "jaxcourse_saved", -SAVE_EVERY) < SAVE_EVERY:
-            return
-        self.jaxcourse_saved = now
-        original_save(self, **kwargs)
+class GraderEngine(NBClientEngine):
+    """papermill's nbclient engine with the grader's client and throttled saves."""
 
-    nbclient.client.NotebookClient.output = capped_output
-    nbclient.client.NotebookClient._async_handle_timeout = marked_timeout
-    papermill.engines.NotebookExecutionManager.save = throttled_save
+    @classmethod
+    def execute_managed_notebook(cls, nb_man, kernel_name, log_output=False, stdout_file=None,
+                                 stderr_file=None, start_timeout=60, execution_timeout=None, **kwargs):
+        save = nb_man.save
+        last = {"at": -SAVE_EVERY}
+
+        def throttled_save(**save_kwargs):
+            now = time.monotonic()
+            if nb_man.end_time is None and now - last["at"] < SAVE_EVERY:
+                return
+            last["at"] = now
+            save(**save_kwargs)
+
+        nb_man.save = throttled_save
+        kwargs = remove_args(["input_path", "timeout", "startup_timeout"], **kwargs)
+        final = merge_kwargs(kwargs, timeout=execution_timeout, startup_timeout=start_timeout,
+                             kernel_name=kernel_name, log_output=log_output,
+                             stdout_file=stdout_file, stderr_file=stderr_file)
+        return GraderClient(nb_man, **final).execute()
+
+
+papermill_engines.register("jaxcourse", GraderEngine)
 
 
 async def start_kernel(preimport):
@@ -95,18 +118,18 @@ async def start_kernel(preimport):
 
 def main():
     source, target, cell_timeout, output_bytes, preimport = sys.argv[1:6]
-    install_hooks(int(output_bytes))
+    GraderClient.output_bytes = int(output_bytes)
     try:
         km = run_sync(start_kernel)([name for name in preimport.split(",") if name])
     except Exception as exc:
-        print(json.dumps({"fatal": f"the kernel did not start: {type(exc).__name__}: {exc}".splitlines()[0][:300]}))
-        sys.exit(3)
+        print(f"the kernel did not start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        sys.exit(EXIT_NO_KERNEL)
     if sys.stdin.readline().strip() != "run":
         run_sync(km.shutdown_kernel)(now=True)
         return  # discarded unused
     try:
         papermill.execute_notebook(
-            source, target, km=km,
+            source, target, km=km, engine_name="jaxcourse",
             kernel_name="python3", progress_bar=False, log_output=False,
             execution_timeout=int(cell_timeout), start_timeout=120,
             allow_errors=True, interrupt_on_timeout=True,
@@ -115,9 +138,12 @@ def main():
     except PapermillExecutionError:
         # Errors in cells are expected and scored per cell; drop the banner cells papermill adds.
         nbformat.write(remove_error_markers(nbformat.read(target, as_version=4)), target)
+    except nbclient.exceptions.CellTimeoutError as exc:  # the kernel ignored the interrupt
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        sys.exit(EXIT_CELL_STUCK)
     except Exception as exc:  # a dead kernel ends the run; the cells it finished are kept
-        print(json.dumps({"fatal": f"{type(exc).__name__}: {exc}".splitlines()[0][:300]}))
-        sys.exit(3)
+        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        sys.exit(EXIT_KERNEL_DIED)
     finally:
         run_sync(km.shutdown_kernel)(now=True)
 

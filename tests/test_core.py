@@ -1,0 +1,481 @@
+"""The pure core, table-driven: no kernel, no sandbox run. `make check` runs these alone.
+
+Comparing and decoding exports, scoring a cell, reading submissions, inert text, the sandbox
+command line and environment, device binds, and reading what a sandbox leaves behind.
+"""
+import base64
+import codecs
+import json
+import os
+import threading
+import time
+
+import nbformat
+import numpy as np
+import psutil
+import pytest
+
+from jaxcourse import safefs
+from jaxcourse.execute import Limits, _tree_usage, accelerator_nodes, bwrap_command, sandbox_env
+from jaxcourse.kernel import prelude
+from jaxcourse.report import csv_row, spreadsheet_safe
+from jaxcourse.sanitize import UnreadableSubmission, read_submission
+from jaxcourse.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
+from jaxcourse.workers import worker_env
+
+pytestmark = pytest.mark.fast
+
+
+def array(values, dtype):
+    import ml_dtypes
+    a = np.asarray(values, dtype=getattr(ml_dtypes, dtype) if dtype == "bfloat16" else dtype)
+    return {"kind": "array", "dtype": str(a.dtype), "shape": list(a.shape),
+            "data": base64.b64encode(a.tobytes()).decode()}
+
+
+def raised(*names):
+    return {"kind": "raised", "type": names[0] if names else None, "mro": list(names)}
+
+
+# ---------------------------------------------------------------- comparing exports
+
+COMPARISONS = [
+    # (what, actual, expected, options, matches)
+    ("equal ints", array([1, 2], np.int32), array([1, 2], np.int32), {}, True),
+    ("int differs", array([1, 3], np.int32), array([1, 2], np.int32), {}, False),
+    ("dtype differs", array([1, 2], np.int64), array([1, 2], np.int32), {}, False),
+    ("dtype ignored on request", array([1, 2], np.int64), array([1, 2], np.int32), {"check_dtype": False}, True),
+    ("shape differs", array([[1, 2]], np.int32), array([1, 2], np.int32), {}, False),
+    ("float32 within 8 ulp", array([1.0 + 2**-22], np.float32), array([1.0], np.float32), {}, True),
+    ("float32 beyond 8 ulp", array([1.0 + 2**-18], np.float32), array([1.0], np.float32), {}, False),
+    # No absolute 1e-6 floor: a small exact value is not hidden.
+    ("small scalar kept", array(0.0, np.float32), array(5e-7, np.float32), {}, False),
+    ("small entry beside a large one", array([1000.0, 1e-5], np.float32), array([1000.0, 0.0], np.float32), {}, True),
+    ("bfloat16 within 8 ulp", array([1.0078125], "bfloat16"), array([1.0], "bfloat16"), {}, True),
+    ("bfloat16 beyond 8 ulp", array([1.25], "bfloat16"), array([1.0], "bfloat16"), {}, False),
+    ("instructor's tolerance", array([1.001], np.float32), array([1.0], np.float32), {"rtol": 1e-2}, True),
+    # Complex never silently becomes float.
+    ("complex vs real", array([1 + 1j], np.complex64), array([1.0], np.float32), {"check_dtype": False}, False),
+    ("complex equal", array([1 + 2j], np.complex64), array([1 + 2j], np.complex64), {}, True),
+    ("complex imag differs", array([1 + 2j], np.complex64), array([1 + 3j], np.complex64), {}, False),
+    ("nan equals nan", array([np.nan], np.float32), array([np.nan], np.float32), {}, True),
+    ("text", {"kind": "str", "value": "a"}, {"kind": "str", "value": "b"}, {}, False),
+    ("none vs array", {"kind": "none"}, array([1], np.int32), {}, False),
+    ("seq length", {"kind": "seq", "items": []}, {"kind": "seq", "items": [{"kind": "none"}]}, {}, False),
+    ("map keys", {"kind": "map", "items": {"a": {"kind": "none"}}}, {"kind": "map", "items": {"b": {"kind": "none"}}}, {}, False),
+    ("exception subclass", raised("m.Sub", "builtins.ValueError", "builtins.Exception"), raised("builtins.ValueError"), {}, True),
+    # Matched by module and qualified name: the same short name elsewhere is not the same class.
+    ("same short name", raised("mymod.ValueError", "builtins.Exception"), raised("builtins.ValueError"), {}, False),
+    ("no exception", raised(), raised("builtins.ValueError"), {}, False),
+    ("unsupported", {"kind": "unsupported", "type": "x.Y"}, array([1], np.int32), {}, False),
+    ("placement ignored by default", {**array([1], np.int32), "placement": {"devices": [1]}},
+     {**array([1], np.int32), "placement": {"devices": [0]}}, {}, True),
+    ("placement compared on request", {**array([1], np.int32), "placement": {"devices": [1]}},
+     {**array([1], np.int32), "placement": {"devices": [0]}}, {"check_placement": True}, False),
+    ("placement missing", array([1], np.int32), {**array([1], np.int32), "placement": {"devices": [0]}},
+     {"check_placement": True}, False),
+]
+
+
+@pytest.mark.parametrize("what,actual,expected,options,matches", COMPARISONS, ids=[c[0] for c in COMPARISONS])
+def test_compare(what, actual, expected, options, matches):
+    reason = compare(actual, expected, options)
+    assert (reason is None) == matches, reason
+
+
+def test_a_mismatch_reason_reveals_no_expected_value():
+    reason = compare(array([1.5], np.float32), array([123.25], np.float32), {})
+    assert "123" not in reason
+
+
+@pytest.mark.parametrize("payload", [
+    {"dtype": "float32", "shape": [2], "data": base64.b64encode(b"\0" * 4).decode()},      # too short
+    {"dtype": "object", "shape": [1], "data": ""},
+    {"dtype": "V8", "shape": [1], "data": base64.b64encode(b"\0" * 8).decode()},
+    {"dtype": "[('a', 'i4')]", "shape": [1], "data": ""},
+    {"dtype": "__class__", "shape": [1], "data": ""},
+    {"dtype": "float32", "shape": [2**40, 2**40], "data": ""},                               # memory bomb
+    {"dtype": "float32", "shape": [1], "data": "not base64!"},
+])
+def test_decode_refuses_what_is_not_a_plain_array(payload):
+    with pytest.raises((ValueError, TypeError)):
+        decode_array(payload)
+
+
+def test_decode_reads_bfloat16():
+    import ml_dtypes
+    a = np.array([1.5, -2.0], dtype=ml_dtypes.bfloat16)
+    payload = {"dtype": "bfloat16", "shape": [2], "data": base64.b64encode(a.tobytes()).decode()}
+    assert decode_array(payload).tolist() == [1.5, -2.0]
+
+
+# ---------------------------------------------------------------- scoring a cell
+
+def cell_with(*records, error=None, count=1):
+    outputs = [nbformat.v4.new_output("display_data", data={CHECK_MIME: r}) for r in records]
+    if error:
+        outputs.append(nbformat.v4.new_output("error", ename=error[0], evalue=error[1], traceback=[]))
+    return nbformat.v4.new_code_cell("", outputs=outputs, execution_count=count)
+
+
+def record(name, value, **options):
+    return {"name": name, "value": value, "options": options}
+
+
+WANT = {"sums": {"value": array([3, 5], np.int32), "options": {}}}
+
+SCORING = [
+    ("right", cell_with(record("sums", array([3, 5], np.int32))), WANT, Status.OK),
+    ("wrong", cell_with(record("sums", array([3, 6], np.int32))), WANT, Status.FAILED),
+    ("not reported", cell_with(), WANT, Status.FAILED),
+    ("assert", cell_with(error=("AssertionError", "no")), WANT, Status.FAILED),
+    ("raised", cell_with(error=("KeyError", "x")), WANT, Status.ERROR),
+    ("forged extra", cell_with(record("sums", array([3, 5], np.int32)), record("other", {"kind": "none"})),
+     WANT, Status.TAMPERED),
+    ("repeated", cell_with(record("sums", array([3, 5], np.int32)), record("sums", array([3, 5], np.int32))),
+     WANT, Status.TAMPERED),
+    # Malformed records fail their cell; they never raise out of the scorer.
+    ("value not a dict", cell_with({"name": "sums", "value": "x"}), WANT, Status.TAMPERED),
+    ("shape not a list", cell_with(record("sums", {**array([3, 5], np.int32), "shape": "2"})), WANT, Status.TAMPERED),
+    ("negative shape", cell_with(record("sums", {**array([3, 5], np.int32), "shape": [-2]})), WANT, Status.TAMPERED),
+    ("bad kind", cell_with(record("sums", {"kind": "pickle", "data": ""})), WANT, Status.TAMPERED),
+    ("items not a list", cell_with(record("sums", {"kind": "seq", "items": {"a": 1}})), WANT, Status.TAMPERED),
+    ("options not a dict", cell_with({"name": "sums", "value": array([3, 5], np.int32), "options": 3}),
+     WANT, Status.TAMPERED),
+    ("deep nesting", cell_with(record("sums", json.loads('{"kind": "seq", "items": [' * 20 + ']}' * 20))),
+     WANT, Status.TAMPERED),
+    # A test cell that the lesson gave no hidden checks fails closed.
+    ("no expected checks", cell_with(record("sums", array([3, 5], np.int32))), {}, Status.ERROR),
+]
+
+
+@pytest.mark.parametrize("what,cell,expected,status", SCORING, ids=[s[0] for s in SCORING])
+def test_score_cell(what, cell, expected, status):
+    result = score_cell("t", 2, cell, expected)
+    assert result.status == status, result
+    assert result.points == (2 if status == Status.OK else 0)
+
+
+def test_score_cell_reports_a_stopped_run_for_cells_it_never_reached():
+    never_ran = nbformat.v4.new_code_cell("")
+    result = score_cell("t", 1, never_ran, WANT, (Status.TIMEOUT, "the run stopped"))
+    assert result.status == Status.TIMEOUT and result.points == 0
+
+
+def test_receipt_keeps_known_fields_of_their_own_type_only():
+    cell = nbformat.v4.new_code_cell("", outputs=[nbformat.v4.new_output("display_data", data={
+        "application/vnd.jaxcourse.receipt+json": {"backend": "cpu\x1b[2J", "device_count": "4", "evil": 1,
+                                                   "device_kinds": ["cpu\u202e"], "process_index": 0}})])
+    assert receipt_of(cell) == {"backend": "cpu[2J", "device_kinds": ["cpu"], "process_index": 0}
+
+
+# ---------------------------------------------------------------- inert text
+
+@pytest.mark.parametrize("text,safe", [
+    ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+    ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"),
+    ("\x1b[31mred\x1b[0m", "[31mred[0m"),
+    ("two\nlines\r\nhere", "two lines here"),
+    ("bidi\u202eevil", "bidievil"),
+    ("plain: text", "plain: text"),
+    ("x" * 1000, "x" * 399 + "…"),
+])
+def test_spreadsheet_safe(text, safe):
+    assert spreadsheet_safe(text) == safe
+
+
+def test_csv_rows_are_inert_in_every_student_field():
+    row = csv_row("ada", "tiny", CellResult("t", 0, 1, "error", inert("=cmd|' /C calc'!A0: \x07boom")), "=cpu")
+    assert row["detail"].startswith("'=") and "\x07" not in row["detail"]
+    assert row["platform"] == "'=cpu"
+
+
+# ---------------------------------------------------------------- reading submissions
+
+def solved_notebook() -> dict:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Lesson", id="title"),
+        nbformat.v4.new_code_cell("x = 1", id="answer", metadata={"nbgrader": {"grade_id": "answer"}}),
+    ])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return json.loads(nbformat.writes(nb))
+
+
+def colab_download(nb: dict) -> dict:
+    """What Colab's File → Download .ipynb writes: nbformat 4.0, ids in metadata, colab fields."""
+    nb = json.loads(json.dumps(nb))
+    nb["nbformat_minor"] = 0
+    nb["metadata"]["colab"] = {"provenance": [], "name": "lesson.ipynb"}
+    nb["metadata"]["accelerator"] = "GPU"
+    for i, cell in enumerate(nb["cells"]):
+        cell["metadata"]["id"] = f"colab{i}Xy"
+        del cell["id"]
+        if cell["cell_type"] == "code":
+            cell["metadata"]["colab"] = {"base_uri": "https://localhost:8080/"}
+            cell["metadata"]["outputId"] = "3a1b"
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["1\n"]}]
+    return nb
+
+
+def kaggle_download(nb: dict) -> dict:
+    nb = json.loads(json.dumps(nb))
+    nb["nbformat_minor"] = 4
+    nb["metadata"]["kaggle"] = {"accelerator": "none", "isInternetEnabled": False}
+    for cell in nb["cells"]:
+        del cell["id"]
+        cell["metadata"]["execution"] = {"iopub.execute_input": "2026-01-01T00:00:00"}
+    return nb
+
+
+def vscode_save(nb: dict) -> dict:
+    nb = json.loads(json.dumps(nb))
+    nb["nbformat_minor"] = 2
+    nb["metadata"]["vscode"] = {"interpreter": {"hash": "abc"}}
+    for cell in nb["cells"]:
+        del cell["id"]
+        if cell["cell_type"] == "markdown":
+            cell["outputs"] = []  # a field markdown cells do not have
+    return nb
+
+
+@pytest.mark.parametrize("shape,editor", [(colab_download, "Colab"), (kaggle_download, "Kaggle"),
+                                          (vscode_save, "VS Code")])
+def test_notebooks_from_other_editors_are_upgraded_in_memory(tmp_path, shape, editor):
+    path = tmp_path / "lesson.ipynb"
+    raw = json.dumps(shape(solved_notebook())).encode()
+    path.write_bytes(raw)
+    nb, notes = read_submission(path)
+    nbformat.validate(nb)
+    assert nb.nbformat_minor == 5 and [c.cell_type for c in nb.cells] == ["markdown", "code"]
+    assert nb.cells[1].metadata.nbgrader.grade_id == "answer"
+    assert any(editor in note for note in notes), notes
+    assert path.read_bytes() == raw  # the submitted file is never changed
+
+
+def test_colab_cell_ids_are_kept(tmp_path):
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps(colab_download(solved_notebook())))
+    nb, _ = read_submission(path)
+    assert [c.id for c in nb.cells] == ["colab0Xy", "colab1Xy"]
+
+
+def test_a_byte_order_mark_is_removed(tmp_path):
+    path = tmp_path / "lesson.ipynb"
+    path.write_bytes(codecs.BOM_UTF8 + json.dumps(solved_notebook()).encode())
+    nb, notes = read_submission(path)
+    assert "byte-order mark removed" in notes and len(nb.cells) == 2
+
+
+@pytest.mark.parametrize("content,reason", [
+    (b"\xff\xfe", "not UTF-8"),
+    (b"{", "not valid notebook JSON"),
+    (b"[" * 100000 + b"]" * 100000, "not valid notebook JSON"),
+    (json.dumps({"cells": [], "nbformat": 3}).encode(), "nbformat 3"),
+    (json.dumps({"nbformat": 4, "nbformat_minor": 5, "cells": [{"cell_type": "widget"}], "metadata": {}}).encode(),
+     "unknown type"),
+    (json.dumps([1]).encode(), "no cells"),
+])
+def test_unreadable_submissions_get_a_clear_reason(tmp_path, content, reason):
+    path = tmp_path / "lesson.ipynb"
+    path.write_bytes(content)
+    with pytest.raises(UnreadableSubmission, match=reason):
+        read_submission(path)
+
+
+# ---------------------------------------------------------------- the exporter, run in this process
+
+@pytest.fixture(scope="module")
+def exporter():
+    """The prelude's grader_check, with display() captured instead of sent to a notebook."""
+    import IPython.display
+    sent = []
+    original = IPython.display.display
+    IPython.display.display = lambda payload, raw=False: sent.append(payload[CHECK_MIME])
+    try:
+        namespace = {}
+        exec(open(prelude.__file__).read(), namespace)
+    finally:
+        IPython.display.display = original
+
+    def export(value, **options):
+        sent.clear()
+        IPython.display.display = lambda payload, raw=False: sent.append(payload[CHECK_MIME])
+        try:
+            namespace["grader_check"]("v", value, **options)
+        finally:
+            IPython.display.display = original
+        return sent[0]["value"]
+    return export
+
+
+class FloatLike(float):
+    def __eq__(self, other):
+        return True
+
+
+class StrLike(str):
+    pass
+
+
+class ArrayLike:
+    def __array__(self, dtype=None, copy=None):
+        return np.array([1.0])
+
+
+class Matrixish(np.ndarray):
+    pass
+
+
+@pytest.mark.parametrize("value", [FloatLike(1.0), StrLike("a"), ArrayLike(), np.zeros(2).view(Matrixish),
+                                   [1, FloatLike(2.0)], {"a": ArrayLike()}, (i for i in range(2))])
+def test_the_exporter_refuses_objects_that_could_decide_their_own_answer(exporter, value):
+    payload = exporter(value)
+    found = [payload]
+    while found:  # anywhere in the structure
+        item = found.pop()
+        if item["kind"] == "unsupported":
+            return
+        found += item.get("items", []) if isinstance(item.get("items"), list) else list(item.get("items", {}).values())
+    pytest.fail(f"exported {payload}")
+
+
+@pytest.mark.parametrize("value,kind", [(1, "array"), (1.5, "array"), (True, "array"), (1 + 2j, "array"),
+                                        ("a", "str"), (None, "none"), ([1], "seq"), ({"a": 1}, "map"),
+                                        (np.float32(2), "array"), (np.arange(3), "array")])
+def test_the_exporter_exports_plain_values(exporter, value, kind):
+    assert exporter(value)["kind"] == kind
+
+
+def test_a_jax_array_exports_its_placement(exporter):
+    import jax
+    import jax.numpy as jnp
+    placed = jax.device_put(jnp.arange(4), jax.devices()[0])
+    payload = exporter(placed)
+    assert payload["placement"]["devices"] == [jax.devices()[0].id]
+    assert payload["placement"]["committed"] is True
+    assert payload["placement"]["shards"] == [[jax.devices()[0].id, [[0, 4]]]]
+    assert exporter(jnp.arange(4))["placement"]["committed"] is False
+
+
+# ---------------------------------------------------------------- the sandbox command line
+
+def values_after(cmd, flag):
+    return [cmd[i + 1:i + 3] for i, part in enumerate(cmd) if part == flag]
+
+
+def test_dev_and_dev_shm_are_size_capped(tmp_path):
+    limits = Limits(scratch_bytes=8 * 2**20)
+    cmd = bwrap_command("cpu", tmp_path, limits, {})
+    assert "--dev" not in cmd  # bwrap's own /dev is an uncapped tmpfs
+    tmpfs = {cmd[i + 1]: cmd[i - 1] for i, part in enumerate(cmd) if part == "--tmpfs"}
+    assert tmpfs["/dev"] == str(1 << 20) and tmpfs["/dev/shm"] == str(8 * 2**20)
+    assert cmd.index("--remount-ro") < cmd.index("/dev/shm", cmd.index("--remount-ro"))
+    assert ["/dev/null", "/dev/null"] in values_after(cmd, "--dev-bind")
+
+
+def test_the_environment_passes_by_exact_names(monkeypatch):
+    for name, value in {"XLA_FLAGS": "--xla_dump_to=/x", "TPU_SECRET_TOKEN": "t", "CUDA_CACHE_PATH": "/c",
+                        "XLA_PYTHON_CLIENT_MEM_FRACTION": ".5", "NVIDIA_TOKEN": "n", "AWS_SECRET": "a",
+                        "LD_PRELOAD": "/evil.so"}.items():
+        monkeypatch.setenv(name, value)
+    env = sandbox_env("gpu", {"CUDA_VISIBLE_DEVICES": "1"})
+    assert env["XLA_FLAGS"] == "--xla_dump_to=/x" and env["XLA_PYTHON_CLIENT_MEM_FRACTION"] == ".5"
+    assert env["CUDA_VISIBLE_DEVICES"] == "1" and env["JAX_PLATFORMS"] == "gpu"
+    for absent in ("TPU_SECRET_TOKEN", "CUDA_CACHE_PATH", "NVIDIA_TOKEN", "AWS_SECRET", "LD_PRELOAD"):
+        assert absent not in env
+
+
+@pytest.fixture
+def fake_dev(tmp_path):
+    """A fabricated /dev: four GPUs, four TPU chips, and a VFIO host's groups."""
+    dev = tmp_path / "dev"
+    (dev / "vfio").mkdir(parents=True)
+    names = ["nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset", "null",
+             *[f"nvidia{i}" for i in range(4)], *[f"accel{i}" for i in range(4)]]
+    for name in names:
+        (dev / name).touch()
+    vfio = tmp_path / "vfio-dev" / "vfio"
+    vfio.mkdir(parents=True)
+    for name in ("vfio", "11", "7", "30", "9"):
+        (vfio / name).touch()
+    return dev, vfio.parent
+
+
+def test_each_gpu_worker_binds_only_its_own_gpu(fake_dev):
+    dev, _ = fake_dev
+    nodes = accelerator_nodes("gpu", worker_env("gpu", 2), dev)
+    names = sorted(os.path.basename(n) for n in nodes)
+    assert names == ["nvidia-modeset", "nvidia-uvm", "nvidia-uvm-tools", "nvidia2", "nvidiactl"]
+
+
+def test_each_tpu_worker_binds_only_its_own_chip(fake_dev):
+    dev, vfio_dev = fake_dev
+    assert [os.path.basename(n) for n in accelerator_nodes("tpu", worker_env("tpu", 3), dev)] == ["accel3"]
+    # Behind VFIO, chip i is the i-th IOMMU group in numeric order (7, 9, 11, 30), plus the container.
+    nodes = accelerator_nodes("tpu", worker_env("tpu", 2), vfio_dev)
+    assert [os.path.relpath(n, vfio_dev) for n in nodes] == ["vfio/vfio", "vfio/11"]
+
+
+def test_one_worker_per_host_binds_every_device_and_cpu_binds_none(fake_dev):
+    dev, _ = fake_dev
+    assert len([n for n in accelerator_nodes("gpu", {}, dev) if n[-1].isdigit()]) == 4
+    assert accelerator_nodes("cpu", {}, dev) == []
+
+
+def test_the_watchdog_counts_threads_as_tasks():
+    stop = threading.Event()
+    threads = [threading.Thread(target=stop.wait) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    try:
+        _, tasks = _tree_usage(psutil.Process())
+        assert tasks >= 21
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+
+
+# ---------------------------------------------------------------- what a sandbox leaves behind
+
+def test_read_regular_refuses_links_fifos_and_large_files(tmp_path):
+    (tmp_path / "ok").write_bytes(b"x" * 10)
+    assert safefs.read_regular(tmp_path / "ok", 10) == b"x" * 10
+    with pytest.raises(safefs.NotRegular):
+        safefs.read_regular(tmp_path / "ok", 9)
+    (tmp_path / "link").symlink_to("/etc/passwd")
+    with pytest.raises(OSError):
+        safefs.read_regular(tmp_path / "link", 10**6)
+    os.mkfifo(tmp_path / "fifo")
+    start = time.monotonic()
+    with pytest.raises(safefs.NotRegular):
+        safefs.read_regular(tmp_path / "fifo", 10**6)
+    assert time.monotonic() - start < 5  # never blocks on a pipe
+
+
+def deep_tree(root, depth):
+    fd = os.open(root, os.O_RDONLY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.symlink("/etc", "escape", dir_fd=fd)
+    os.close(fd)
+
+
+def test_a_tree_deeper_than_the_stack_is_measured_and_removed(tmp_path):
+    root = tmp_path / "out"
+    root.mkdir()
+    deep_tree(root, 5000)
+    (root / "link").symlink_to(tmp_path.parent)
+    size, entries = safefs.tree_usage(root, max_entries=1000)
+    assert entries > 1000  # past the depth cap: counts as over the limit
+    safefs.remove_tree(root)
+    assert not root.exists() and tmp_path.exists() and os.path.exists("/etc/passwd")
+
+
+def test_tree_usage_counts_folders_and_files(tmp_path):
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "f").write_bytes(b"x" * 100)
+    assert safefs.tree_usage(tmp_path, 100) == (100, 3)
