@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test release check-source check-source-next sandbox-deps browser-deps clean
+.PHONY: demo test check test-newest release check-source check-source-next sandbox-deps browser-deps clean
 
 # Ray is an optional extra (`pip install -e '.[ray]'`); the test suite needs it, pinned here.
 $(STAMP): requirements-cpu.txt requirements-ray.txt pyproject.toml
@@ -34,6 +34,15 @@ demo: $(STAMP) sandbox-deps
 
 test: $(STAMP) sandbox-deps browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The fast tier: the pure core, table-driven, no kernels (about a minute).
+check: $(STAMP)
+	$(BIN)/python -m pytest -m fast $(PYTEST_ARGS)
+
+# Every release in a clean venv with the newest packages the registry serves today. Not in
+# `make test`: a registry release must not turn CI red.
+test-newest: $(STAMP)
+	PORTABILITY_FLAVOURS=newest $(BIN)/python -m pytest tests/test_portability.py $(PYTEST_ARGS)
 
 release: $(STAMP)
 	$(BIN)/jaxcourse release

@@ -1,4 +1,4 @@
-"""The `jaxcourse` command: release, check-source, grade, demo and lesson upkeep."""
+"""The `jaxcourse` command: release, check-source, grade, demo, and lesson authoring and upkeep."""
 from __future__ import annotations
 
 import argparse
@@ -13,12 +13,14 @@ from sqlalchemy.exc import SAWarning
 
 from . import fabricate
 from .analytics import write_report
+from .check import check_lesson
 from .course import PLATFORMS, Course, CourseError
 from .execute import Limits, SandboxUnavailable
 from .grade import Options, PlatformUnavailable, Progress, grade_lesson, preflight, trusted_run
 from .ray_backend import BackendUnavailable
 from .record import LedgerEntry
-from .release import ClearOutputExceptFigures, is_recorded, release
+from .release import ClearOutputs, release, write_recorded
+from .scaffold import new_lesson
 
 DEMO_MARKER = ".jaxcourse-demo"
 
@@ -156,7 +158,7 @@ def cmd_clean_source(args) -> int:
     for lesson in course.select(args.lessons):
         path = course.lesson_notebook(lesson)
         nb = nbformat.read(path, as_version=4)
-        nb, _ = ClearOutputExceptFigures().preprocess(nb, {})
+        nb, _ = ClearOutputs().preprocess(nb, {})
         nbformat.write(nb, path)
         print(f"cleaned {path}")
     return 0
@@ -167,14 +169,31 @@ def cmd_record_figures(args) -> int:
     for lesson in course.select(args.lessons):
         path = course.lesson_notebook(lesson)
         executed = trusted_run(course, lesson, options)["notebook"]
-        nb = nbformat.read(path, as_version=4)
-        for cell, ran in zip(nb.cells, executed.cells):
-            if cell.cell_type == "code" and is_recorded(cell):
-                cell.outputs = ran.outputs
-        nb, _ = ClearOutputExceptFigures().preprocess(nb, {})
+        print(f"recorded figure and example outputs in {write_recorded(path.parent, executed)}")
+        nb, _ = ClearOutputs().preprocess(nbformat.read(path, as_version=4), {})
         nbformat.write(nb, path)
-        print(f"recorded figures in {path}")
     return 0
+
+
+def cmd_new_lesson(args) -> int:
+    course = _course(args)
+    for path in new_lesson(course, args.lesson, args.phase):
+        print(f"wrote {path}")
+    print(f"next: edit the notebook, add mutants, then `jaxcourse record-figures {args.lesson}`, "
+          f"`jaxcourse release {args.lesson}` and `jaxcourse check-lesson {args.lesson}` (docs/authoring.md)")
+    return 0
+
+
+def cmd_check_lesson(args) -> int:
+    course, options = _course(args), _options(args)
+    preflight(options.platform)
+    failed = 0
+    for lesson in course.select(args.lessons):
+        print(f"== {lesson}")
+        if not check_lesson(course, lesson, options,
+                            lambda step: print(f"  {'ok  ' if step.ok else 'FAIL'} {step.name}: {step.detail}")):
+            failed += 1
+    return 1 if failed else 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -215,7 +234,11 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--ray-address", metavar="ADDR", help="cluster to join (default: start a local one)")
     command("report", cmd_report, "write reports/LESSON/: per-question chart, score histogram, common failures",
             lessons="1")
-    command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks, keeping figures")
+    command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks")
+    new = command("new-lesson", cmd_new_lesson, "scaffold source/LESSON/ in the course's anatomy", lessons="1")
+    new.add_argument("--phase", type=int, default=1, help="the course phase it belongs to")
+    command("check-lesson", cmd_check_lesson, "everything a lesson must pass: solution, release, drift, mutants, "
+            "portability", execution=True)
     command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure and example cells", execution=True)
     return top
 

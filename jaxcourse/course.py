@@ -1,6 +1,7 @@
 """The course folder: where lessons, releases, submissions and grades live."""
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,13 +29,14 @@ def configure_nbgrader(c: Config) -> Config:
     """Apply the course's nbgrader settings to a traitlets Config."""
     c.CourseDirectory.course_id = COURSE_ID
     c.CourseDirectory.db_url = "sqlite:///gradebook.db"
-    # Figures are recorded in source/ and kept in the release; every other output is cleared.
+    # Every output is cleared; figure and example cells get theirs from source/<lesson>/recorded-outputs.json.
     c.GenerateAssignment.preprocessors = [
         "nbgrader.preprocessors.IncludeHeaderFooter",
         "nbgrader.preprocessors.InstantiateTests",
         "nbgrader.preprocessors.LockCells",
         "nbgrader.preprocessors.ClearSolutions",
-        "jaxcourse.release.ClearOutputExceptFigures",
+        "jaxcourse.release.ClearOutputs",
+        "jaxcourse.release.InsertRecordedOutputs",
         "jaxcourse.release.AddColabCells",
         "nbgrader.preprocessors.CheckCellMetadata",
         "nbgrader.preprocessors.ComputeChecksums",
@@ -45,10 +47,44 @@ def configure_nbgrader(c: Config) -> Config:
         "nbgrader.preprocessors.CheckCellMetadata",
     ]
     # Mutants are wrong answers kept for the tests, and downloads/ ships as zips; neither is released.
-    c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "mutants", "downloads"]
+    c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "mutants", "downloads",
+                                "recorded-outputs.json"]
     # Re-add test cells a student deleted, so a deletion cannot dodge a check.
     c.OverwriteCells.add_missing_cells = True
     return c
+
+
+@dataclass(frozen=True)
+class LessonInfo:
+    """What a lesson declares about itself in its notebook's `metadata.jaxcourse`."""
+    lesson: str
+    chapter: int                  # its place in the course; README tables and listings follow it
+    phase: int
+    packages: dict[str, str]      # import name -> pip name, for the Colab setup cell
+    platforms: tuple[str, ...]    # where it can be graded
+    devices: int                  # devices its tests need; on cpu the grader provides them
+
+    @classmethod
+    def read(cls, path: Path) -> "LessonInfo":
+        meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("jaxcourse", {})
+        lesson = path.stem
+        try:
+            info = cls(lesson, int(meta["chapter"]), int(meta["phase"]), dict(meta.get("packages", {})),
+                       tuple(meta.get("platforms", PLATFORMS)), int(meta.get("devices", 1)))
+        except (KeyError, TypeError, ValueError):
+            raise CourseError(f"{path}: metadata.jaxcourse needs chapter, phase, packages, platforms and devices "
+                              "(see docs/authoring.md)") from None
+        if not set(info.platforms) <= set(PLATFORMS) or info.devices < 1:
+            raise CourseError(f"{path}: platforms must be among {PLATFORMS} and devices at least 1")
+        return info
+
+    def refuse(self, platform: str) -> None:
+        """Raise CourseError when this lesson cannot be graded on `platform`."""
+        if platform not in self.platforms:
+            need = f"; its tests need {self.devices} devices and a {platform} grading worker has one" \
+                if self.devices > 1 and platform != "cpu" else ""
+            raise CourseError(f"{self.lesson} can be graded on {', '.join(self.platforms)} only{need}: "
+                              f"use --platform {self.platforms[0]}. Nothing was graded.")
 
 
 @dataclass(frozen=True)
@@ -97,12 +133,14 @@ class Course:
         return f"sqlite:///{self.gradebook}"
 
     def lessons(self) -> list[str]:
-        """Every lesson folder under source/ that holds its own notebook."""
+        """Every lesson folder under source/ that holds its own notebook, in course order."""
         if not self.source.is_dir():
             return []
-        return sorted(
-            d.name for d in self.source.iterdir() if (d / f"{d.name}.ipynb").is_file()
-        )
+        found = [d.name for d in self.source.iterdir() if (d / f"{d.name}.ipynb").is_file()]
+        return sorted(found, key=lambda lesson: (self.info(lesson).chapter, lesson))
+
+    def info(self, lesson: str) -> "LessonInfo":
+        return LessonInfo.read(self.lesson_notebook(lesson))
 
     def lesson_notebook(self, lesson: str) -> Path:
         path = self.source / lesson / f"{lesson}.ipynb"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import queue
@@ -81,6 +82,7 @@ class Graded:
     submitted: NotebookNode | None = None
 
 
+@functools.cache  # once per platform and process; a failure is not cached
 def preflight(platform: str) -> str:
     """Fail fast, before any grading, when JAX cannot start the requested platform here."""
     probe = "import jax; print(jax.default_backend())"
@@ -136,6 +138,17 @@ def interrupted_by(execution: Execution) -> tuple[str, str] | None:
     return (Status.TIMEOUT if execution.timed_out else Status.ERROR, f"the run stopped: {execution.fatal}")
 
 
+def lesson_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
+    """On cpu, as many virtual devices as the lesson declares it needs."""
+    devices = course.info(lesson).devices
+    return {"JAX_NUM_CPU_DEVICES": str(devices)} if platform == "cpu" and devices > 1 else {}
+
+
+def device_env(course: Course, lesson: str, platform: str, slot: int) -> dict[str, str]:
+    """Worker `slot`'s own device, plus what the lesson needs."""
+    return {**worker_env(platform, slot), **lesson_env(course, lesson, platform)}
+
+
 def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
     cells = {}
     for cell in nb.cells:
@@ -184,7 +197,7 @@ def fill_cache(course: Course, lesson: str, options: Options) -> None:
     folder = cache_path(course, lesson, options.platform)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    spec = SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0),
+    spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
                        cache=CompilationCache(folder, writable=True))
     Sandbox(spec).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
 
@@ -196,10 +209,10 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     """
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     if options.backend == "ray":
-        execute = ray_backend.executor(options)
+        execute = ray_backend.executor(options, lesson_env(course, lesson, options.platform))
     else:
-        execute = Sandbox(SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0),
-                                      options.sandbox)).run
+        execute = Sandbox(SandboxSpec(options.platform, options.limits,
+                                      device_env(course, lesson, options.platform, 0), options.sandbox)).run
     execution, merged, receipt, problem = run(nb, execute)
     if merged is None:
         raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
@@ -337,14 +350,14 @@ class WarmSandboxes:
     submissions; only the kernel's start-up and imports overlap with other work.
     """
 
-    def __init__(self, options: Options, cache: CompilationCache | None, runs: int):
-        self.options, self.cache, self.remaining = options, cache, runs
+    def __init__(self, options: Options, cache: CompilationCache | None, runs: int, env: Callable[[int], dict]):
+        self.options, self.cache, self.remaining, self.env = options, cache, runs, env
         self.ready: dict[int, Sandbox] = {}
         self.lock = threading.Lock()
 
     def _start(self, slot: int) -> Sandbox:
         o = self.options
-        return Sandbox(SandboxSpec(o.platform, o.limits, worker_env(o.platform, slot), o.sandbox, o.preimport,
+        return Sandbox(SandboxSpec(o.platform, o.limits, self.env(slot), o.sandbox, o.preimport,
                                    self.cache))
 
     def executor(self, slot: int) -> Executor:
@@ -373,7 +386,7 @@ class WarmSandboxes:
 
 def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
     """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups."""
-    course.lesson_notebook(lesson)
+    course.info(lesson).refuse(options.platform)
     if options.sandbox:
         if not bwrap_path():
             raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, "
@@ -402,13 +415,14 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     todo = [i for i in range(total) if i not in kept]
     if options.backend == "ray":
         workers = max(1, options.workers or ray_backend.default_workers(options.platform))
-        executors = [ray_backend.executor(options)] * workers
+        executors = [ray_backend.executor(options, lesson_env(course, lesson, options.platform))] * workers
         pool = None
     else:
         workers = max(1, options.workers or default_workers(options.platform))
         folder = cache_path(course, lesson, options.platform)
         cache = CompilationCache(folder) if uses_cache(options) and folder.is_dir() else None
-        pool = WarmSandboxes(options, cache, len(todo) * len(structure))
+        pool = WarmSandboxes(options, cache, len(todo) * len(structure),
+                             lambda slot: device_env(course, lesson, options.platform, slot))
         executors = [pool.executor(slot) for slot in range(workers)]
     slots: queue.Queue[Executor] = queue.Queue()
     for execute in executors:

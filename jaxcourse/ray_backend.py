@@ -54,8 +54,9 @@ def _placement(platform: str) -> dict[str, str]:
     return worker_env(platform, int(ids[0])) if platform != "cpu" and ids else {}
 
 
-def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...]) -> Execution:
-    return Sandbox(SandboxSpec(platform, limits, _placement(platform), sandbox, preimport)).run(nb)
+def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...],
+             lesson_env: dict[str, str]) -> Execution:
+    return Sandbox(SandboxSpec(platform, limits, {**lesson_env, **_placement(platform)}, sandbox, preimport)).run(nb)
 
 
 def _preflight(platform: str) -> str:
@@ -69,11 +70,14 @@ def preflight(platform: str) -> str:
     return ray.get(ray.remote(**_request(platform))(_preflight).remote(platform))
 
 
-def executor(options):
-    """A function that runs one notebook as a Ray task and returns its Execution."""
+def executor(options, lesson_env: dict[str, str]):
+    """A function that runs one notebook as a Ray task and returns its Execution.
+
+    `lesson_env` is what the lesson adds to every sandbox (its virtual CPU devices)."""
     ray = _ray()
     task = ray.remote(**_request(options.platform))(_execute)
 
     def execute(nb: NotebookNode) -> Execution:
-        return ray.get(task.remote(nb, options.platform, options.limits, options.sandbox, options.preimport))
+        return ray.get(task.remote(nb, options.platform, options.limits, options.sandbox, options.preimport,
+                                   lesson_env))
     return execute

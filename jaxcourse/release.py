@@ -1,6 +1,8 @@
 """Build student releases from source/ with nbgrader, then prove nothing secret leaked."""
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tempfile
 from pathlib import Path
@@ -20,35 +22,66 @@ LEAK_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HID
                 "grader_check", "grader_raises")
 
 
-# Cells whose recorded output students see: the lesson's figures and its "Run the example" program.
+# Cells whose recorded output students see: the lesson's figures and its "Run the example"
+# program. Their outputs live beside the notebook in RECORDED_FILE, written by
+# `jaxcourse record-figures`, so the source notebook itself holds no outputs and diffs as text.
 RECORDED_TAGS = ("figure", "example")
+RECORDED_FILE = "recorded-outputs.json"
 
 
 def is_recorded(cell: NotebookNode) -> bool:
     return any(tag in RECORDED_TAGS for tag in cell.get("metadata", {}).get("tags", []))
 
 
-class ClearOutputExceptFigures(NbGraderPreprocessor):
-    """Clear outputs and execution counts, keeping the recorded output of `figure` and `example` cells."""
+def read_recorded(lesson_dir: Path) -> dict[str, list]:
+    """Recorded outputs by cell id."""
+    path = lesson_dir / RECORDED_FILE
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def write_recorded(lesson_dir: Path, executed: NotebookNode) -> Path:
+    """Keep the outputs of the recorded cells of an executed lesson, one cell per key."""
+    recorded = {}
+    for cell in executed.cells:
+        if cell.cell_type == "code" and is_recorded(cell):
+            outputs = [dict(output) for output in cell.outputs]
+            for output in outputs:
+                if output.get("output_type") == "execute_result":
+                    output["execution_count"] = None
+            recorded[cell.id] = outputs
+    path = lesson_dir / RECORDED_FILE
+    path.write_text(json.dumps(recorded, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+class ClearOutputs(NbGraderPreprocessor):
+    """Clear every output and execution count, and the metadata that running a notebook adds."""
 
     def preprocess_cell(self, cell: NotebookNode, resources: ResourcesDict, index: int):
         if cell.cell_type == "code":
             cell.execution_count = None
-            if not is_recorded(cell):
-                cell.outputs = []
-            for output in cell.outputs:
-                if output.get("output_type") == "execute_result":
-                    output["execution_count"] = None
+            cell.outputs = []
         for key in ("collapsed", "scrolled", "execution", "papermill"):
             cell.metadata.pop(key, None)
         return cell, resources
 
 
-# Import name -> pip name, for what a Colab runtime may lack.
-COLAB_PACKAGES = {"jax": "jax", "optax": "optax", "orbax": "orbax-checkpoint", "matplotlib": "matplotlib",
-                  "numpy": "numpy"}
-# Packages JAX imports only when one of its functions is called: call name -> (module, pip name).
-CALL_PACKAGES = {"visualize_array_sharding": ("rich", "rich"), "visualize_sharding": ("rich", "rich")}
+def insert_recorded(nb: NotebookNode, lesson_dir: Path) -> NotebookNode:
+    recorded = read_recorded(lesson_dir)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and is_recorded(cell) and cell.get("id") in recorded:
+            cell.outputs = [nbformat.from_dict(output) for output in recorded[cell.id]]
+    return nb
+
+
+class InsertRecordedOutputs(NbGraderPreprocessor):
+    """Give the release's figure and example cells their recorded outputs."""
+
+    def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
+        root = Path(self.config.CourseDirectory.root or ".")
+        return insert_recorded(nb, root / "source" / resources["nbgrader"]["assignment"]), resources
+
+
 COLAB_SETUP = """\
 # Colab only: install what this lesson imports if the runtime lacks it. Colab's own jax is kept
 # (the course is tested with jax 0.9.2); everywhere else this cell does nothing.
@@ -74,12 +107,8 @@ class AddColabCells(NbGraderPreprocessor):
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
         lesson = resources["nbgrader"]["assignment"]
-        code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-        imported = set(re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]+)", code, re.M))
-        packages = [(module, name) for module, name in COLAB_PACKAGES.items() if module in imported]
-        for call, package in CALL_PACKAGES.items():
-            if re.search(rf"\b{call}\(", code) and package not in packages:
-                packages.append(package)
+        declared = nb.metadata.get("jaxcourse", {}).get("packages", {})
+        packages = sorted((module, name) for module, name in declared.items())
         cells = [nbformat.v4.new_markdown_cell(colab_badge(lesson), id="colab-badge"),
                  nbformat.v4.new_code_cell(COLAB_SETUP.format(packages=packages), id="colab-setup")]
         nb.cells[1:1] = cells
@@ -104,9 +133,19 @@ def generate(course: Course, lesson: str, release_dir: Path | None = None) -> No
 
 
 def sync_gradebook(course: Course, lesson: str) -> None:
-    """Make the gradebook hold the lesson's current cells, without touching release/."""
+    """Make the gradebook hold the lesson's current cells, without touching release/.
+
+    Skipped when this gradebook file was already synced with this exact source notebook.
+    """
+    stamp = course.state / "synced" / lesson
+    digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes()).hexdigest()
+    key = f"{digest} {course.gradebook.stat().st_ino if course.gradebook.is_file() else 0}"
+    if stamp.is_file() and stamp.read_text() == key:
+        return
     with tempfile.TemporaryDirectory(prefix="jaxcourse-sync-") as scratch:
         generate(course, lesson, Path(scratch))
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(f"{digest} {course.gradebook.stat().st_ino}")
 
 
 def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -49,11 +50,26 @@ def grade(course: Course, lesson: str, **options) -> dict[str, list[dict]]:
 @pytest.fixture(scope="session")
 def tiny(tmp_path_factory) -> Course:
     """A released copy of the two-question fixture lesson, with no submissions yet."""
-    return make_course(tmp_path_factory.mktemp("tiny"), Course.at(FIXTURES), ["tiny"])
+    return fresh_tiny(tmp_path_factory.mktemp("tiny"))
+
+
+_TEMPLATE: list[Course] = []
+
+
+def tiny_template() -> Course:
+    """The tiny course released and trusted once per session: expected values, cache and gradebook."""
+    if not _TEMPLATE:
+        course = make_course(Path(tempfile.mkdtemp(prefix="jaxcourse-template-")) / "course",
+                             Course.at(FIXTURES), ["tiny"])
+        grade_lesson(course, "tiny", Options(log=lambda *_: None))  # no submissions: fills the state only
+        _TEMPLATE.append(course)
+    return _TEMPLATE[0]
 
 
 def fresh_tiny(tmp_path: Path) -> Course:
-    return make_course(tmp_path / "course", Course.at(FIXTURES), ["tiny"])
+    """A private copy of the trusted tiny course, with no submissions yet."""
+    shutil.copytree(tiny_template().root, tmp_path / "course", symlinks=True)
+    return Course.at(tmp_path / "course")
 
 
 def submit_solution(course: Course, student: str, lesson: str = "tiny", edit=None) -> Path:

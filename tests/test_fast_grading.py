@@ -103,6 +103,7 @@ def test_grading_fills_the_cache_once_and_grades_identically_without_it(tmp_path
     plain_root = tmp_path / "plain"
     shutil.copytree(cached.root, plain_root)
     plain = type(cached).at(plain_root)
+    shutil.rmtree(cache_path(plain, "tiny", "cpu"))
     grade(cached, "tiny")
     grade(plain, "tiny", compilation_cache=False, warm=False, preimport=())
     assert any(cache_path(cached, "tiny", "cpu").iterdir())

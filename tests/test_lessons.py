@@ -1,10 +1,13 @@
 """Every lesson, graded by the real pipeline: the solution earns full marks, the untouched
-release earns nothing, and every mutant loses exactly the cells it names."""
+release earns nothing, a sampled mutant loses exactly the cells it names, and every mutant is
+rejected by its hidden tests (all mutants of a lesson in one sandboxed kernel)."""
 import pytest
 
 from conftest import LESSONS, REPO, grade, make_course, release_nb
 from jaxcourse import fabricate
 from jaxcourse.course import Course
+from jaxcourse.grade import Options
+from jaxcourse.mutation import check_mutants
 
 
 @pytest.fixture(scope="module", params=LESSONS)
@@ -12,16 +15,18 @@ def graded(request, tmp_path_factory):
     lesson = request.param
     course = make_course(tmp_path_factory.mktemp(lesson), Course.at(REPO), [lesson])
     released = release_nb(course, lesson)
+    found = fabricate.mutants(course, lesson)
     fabricate.submit(course, "solution", lesson, fabricate.solved(course, lesson, released))
     fabricate.submit(course, "untouched", lesson, released)
-    found = fabricate.mutants(course, lesson)
-    for mutant in found:
-        fabricate.submit(course, f"mutant-{mutant.name}", lesson, fabricate.solved(course, lesson, released, mutant))
-    return lesson, found, grade(course, lesson)
+    sample = found[0]
+    fabricate.submit(course, "sampled-mutant", lesson, fabricate.solved(course, lesson, released, sample))
+    rows = grade(course, lesson)
+    verdicts = check_mutants(course, lesson, Options(log=lambda *_: None))
+    return lesson, found, sample, rows, verdicts
 
 
 def test_solution_scores_full_marks(graded):
-    _, _, rows = graded
+    _, _, _, rows, _ = graded
     for row in rows["solution"]:
         assert row["status"] == "ok", row
         assert float(row["points"]) == float(row["max_points"]) > 0
@@ -29,7 +34,7 @@ def test_solution_scores_full_marks(graded):
 
 
 def test_untouched_release_scores_zero(graded):
-    _, _, rows = graded
+    _, _, _, rows, _ = graded
     for row in rows["untouched"]:
         assert row["status"] in ("failed", "error"), row
         assert float(row["points"]) == 0
@@ -37,16 +42,22 @@ def test_untouched_release_scores_zero(graded):
 
 
 def test_every_graded_cell_has_a_mutant(graded):
-    lesson, found, rows = graded
+    lesson, found, _, rows, _ = graded
     covered = {grade_id for mutant in found for grade_id in mutant.fails}
     assert {row["grade_id"] for row in rows["solution"]} <= covered, f"{lesson}: add mutants for the rest"
 
 
-def test_each_mutant_loses_exactly_its_cells(graded):
-    _, found, rows = graded
-    for mutant in found:
-        for row in rows[f"mutant-{mutant.name}"]:
-            if row["grade_id"] in mutant.fails:
-                assert row["status"] in ("failed", "error") and float(row["points"]) == 0, (mutant.name, row)
-            else:
-                assert row["status"] == "ok" and float(row["points"]) == float(row["max_points"]), (mutant.name, row)
+def test_a_sampled_mutant_loses_exactly_its_cells_when_graded(graded):
+    _, _, sample, rows, _ = graded
+    for row in rows["sampled-mutant"]:
+        if row["grade_id"] in sample.fails:
+            assert row["status"] in ("failed", "error") and float(row["points"]) == 0, (sample.name, row)
+        else:
+            assert row["status"] == "ok" and float(row["points"]) == float(row["max_points"]), (sample.name, row)
+
+
+def test_every_mutant_is_rejected_by_its_hidden_tests(graded):
+    lesson, found, _, _, verdicts = graded
+    assert [v.mutant.name for v in verdicts] == [m.name for m in found]
+    problems = [problem for verdict in verdicts for problem in verdict.problems()]
+    assert not problems, f"{lesson}:\n" + "\n".join(problems)

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import LESSONS, REPO
 from jaxcourse.course import Course
-from jaxcourse.release import leaks, release
+from jaxcourse.release import leaks, read_recorded, release
 
 SOURCE = Course.at(REPO)
 
@@ -118,18 +118,28 @@ def test_leak_check_catches_a_planted_solution_and_hidden_test():
 
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_source_notebook_is_clean(lesson):
+    """No outputs, no execution counts, stable ids: a prose edit is a one-line diff."""
     nb = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
     ids = [cell.get("id") for cell in nb.cells]
     assert len(ids) == len(set(ids)) and all(ids), "cell ids must be present and unique"
     for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        assert cell.execution_count is None, f"{cell.id}: execution count left in source"
-        if "figure" not in cell.metadata.get("tags", []):
-            assert cell.outputs == [], f"{cell.id}: stray outputs in source (run `jaxcourse clean-source`)"
-    figures = [c for c in nb.cells if "figure" in c.metadata.get("tags", [])]
-    assert figures and all(any("image/png" in o.get("data", {}) for o in c.outputs) for c in figures), \
-        "every lesson records at least one figure output"
+        if cell.cell_type == "code":
+            assert cell.execution_count is None, f"{cell.id}: execution count left in source"
+            assert cell.outputs == [], f"{cell.id}: outputs in source (run `jaxcourse clean-source`)"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_recorded_outputs_cover_the_figures_and_the_example(lesson):
+    nb = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
+    recorded = read_recorded(SOURCE.source / lesson)
+    figures = [c.id for c in nb.cells if "figure" in c.metadata.get("tags", [])]
+    assert figures and all(any("image/png" in o.get("data", {}) for o in recorded.get(i, [])) for i in figures), \
+        "every lesson records at least one figure output (jaxcourse record-figures)"
+    for cell in nb.cells:
+        if "example" in cell.metadata.get("tags", []):
+            text = "".join(o.get("text", "") for o in recorded.get(cell.id, []) if o.get("output_type") == "stream")
+            assert text.rstrip().endswith(f"PASS: {lesson}"), f"{cell.id}: record its output ending PASS: {lesson}"
+    assert set(recorded) <= {c.id for c in nb.cells}, "recorded outputs of cells that no longer exist"
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

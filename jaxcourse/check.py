@@ -1,0 +1,119 @@
+"""`jaxcourse check-lesson`: everything one lesson must pass, for that lesson alone.
+
+metadata → the solution passes its own tests (sandboxed) → the release leaks nothing and the
+committed artefacts match a fresh regeneration → every graded cell has a mutant → every
+mutant is rejected → the release runs in a clean pip-only venv at the pins (when the course
+folder has the test suite).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import nbformat
+
+from . import fabricate
+from .course import Course, CourseError
+from .grade import Options, trusted_run
+from .mutation import check_mutants
+from .release import release
+
+
+@dataclass
+class Step:
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+def _normalized(path: Path) -> object:
+    if path.suffix == ".ipynb":
+        return json.loads(json.dumps(nbformat.read(path, as_version=4), sort_keys=True))
+    return path.read_bytes()
+
+
+def drift(course: Course, lesson: str) -> list[str]:
+    """Generated files of `lesson` that differ from what its source produces now."""
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-check-") as scratch:
+        fresh = Course.at(scratch)
+        shutil.copytree(course.source / lesson, fresh.source / lesson)
+        release(fresh, [lesson])
+        differ = []
+        for relative in (Path("release") / lesson / f"{lesson}.ipynb", Path("exercises") / f"{lesson}.ipynb",
+                         Path("exercises") / f"{lesson}.py"):
+            ours = course.root / relative
+            if not ours.is_file() or _normalized(ours) != _normalized(fresh.root / relative):
+                differ.append(str(relative))
+        return differ
+
+
+def _solution_passes(course: Course, lesson: str, options: Options) -> str:
+    return f"{len(trusted_run(course, lesson, options)['checks'])} graded cells pass"
+
+
+def _released(course: Course, lesson: str, options: Options) -> str:
+    differ = drift(course, lesson)  # release() itself refuses a release that leaks
+    if differ:
+        raise CourseError(f"{', '.join(differ)} differ from the source: run `jaxcourse release {lesson}`")
+    return "no solution or hidden test released; release/ and exercises/ match the source"
+
+
+def _mutants_cover(course: Course, lesson: str, options: Options) -> str:
+    found = fabricate.mutants(course, lesson)
+    source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    tests = {c.metadata.nbgrader.grade_id for c in source.cells
+             if c.get("metadata", {}).get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")}
+    uncovered = sorted(tests - {g for m in found for g in m.fails})
+    if uncovered:
+        raise CourseError(f"no mutant fails {', '.join(uncovered)}")
+    return f"{len(found)} mutants cover {len(tests)} graded cells"
+
+
+def _mutants_rejected(course: Course, lesson: str, options: Options) -> str:
+    verdicts = check_mutants(course, lesson, options)
+    problems = [p for verdict in verdicts for p in verdict.problems()]
+    if problems:
+        raise CourseError("\n    ".join(problems))
+    return f"{len(verdicts)} mutants rejected by the hidden tests"
+
+
+def _portable(course: Course, lesson: str, options: Options) -> str:
+    suite = course.root / "tests" / "test_portability.py"
+    if not suite.is_file():
+        return "skipped: this course folder has no tests/test_portability.py"
+    done = subprocess.run([sys.executable, "-m", "pytest", str(suite), "-q", "-k", lesson, "-p", "no:cacheprovider"],
+                          cwd=course.root, capture_output=True, text=True,
+                          env={**os.environ, "PORTABILITY_FLAVOURS": "pinned"})
+    if done.returncode != 0:
+        raise CourseError(done.stdout[-1500:])
+    return done.stdout.strip().splitlines()[-1]
+
+
+CHECKS: list[tuple[str, Callable[[Course, str, Options], str]]] = [
+    ("metadata", lambda course, lesson, options: f"chapter {course.info(lesson).chapter}"),
+    ("solution passes", _solution_passes),
+    ("release", _released),
+    ("mutants cover every graded cell", _mutants_cover),
+    ("mutants rejected", _mutants_rejected),
+    ("portable at the pins", _portable),
+]
+
+
+def check_lesson(course: Course, lesson: str, options: Options, report: Callable[[Step], None]) -> bool:
+    """Run every check, reporting each as it ends; True when all pass."""
+    passed = True
+    for name, check in CHECKS:
+        try:
+            step = Step(name, True, check(course, lesson, options))
+        except (CourseError, ValueError) as exc:
+            step = Step(name, False, str(exc))
+        passed &= step.ok
+        report(step)
+    return passed

@@ -1,0 +1,101 @@
+"""Prove that a lesson's hidden tests reject each of its mutants, all in one sandboxed kernel.
+
+The solution notebook runs once. Then, for each mutant, the cells from the solution cell it
+replaces through the last test cell it must fail run again with the mutant's source, and
+once more with the solution's, which restores the kernel's state for the next mutant. The
+grader's own scorer judges every re-run test cell against the instructor's expected values.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import nbformat
+from nbformat.notebooknode import NotebookNode
+
+from . import fabricate
+from .course import Course, CourseError
+from .execute import Sandbox, SandboxSpec
+from .grade import Options, device_env, expected_values, interrupted_by, run
+from .score import CellResult, Status, score_cell
+
+
+@dataclass
+class MutantVerdict:
+    mutant: fabricate.Mutant
+    with_mutant: dict[str, CellResult] = field(default_factory=dict)   # test cells re-run with the mutant
+    restored: dict[str, CellResult] = field(default_factory=dict)      # the same cells with the solution back
+
+    def problems(self) -> list[str]:
+        """Why this mutant's check does not hold; empty when its tests reject it and only it."""
+        found = []
+        for grade_id, result in self.with_mutant.items():
+            if grade_id in self.mutant.fails and (result.status == Status.OK or result.points):
+                found.append(f"{self.mutant.name}: {grade_id} accepted the mutant ({result.detail})")
+            elif grade_id not in self.mutant.fails and result.status != Status.OK:
+                found.append(f"{self.mutant.name}: {grade_id} should still pass but got {result.status}: {result.detail}")
+        for grade_id, result in self.restored.items():
+            if result.status != Status.OK:  # a dead kernel or leaked state would void every later verdict
+                found.append(f"{self.mutant.name}: {grade_id} failed after restoring the solution: {result.detail}")
+        return found
+
+
+def _is_test(cell: NotebookNode) -> bool:
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("grade")) and not meta.get("solution")
+
+
+def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
+                      ) -> tuple[NotebookNode, list[tuple[fabricate.Mutant, list[int], list[int]]]]:
+    """The solution, then each mutant's span twice (mutated, restored); and where each test cell landed."""
+    position = {cell.metadata.nbgrader["grade_id"]: i for i, cell in enumerate(source.cells)
+                if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+    nb = copy.deepcopy(source)
+    plan = []
+    for number, mutant in enumerate(mutants):
+        unknown = [g for g in (mutant.replaces, *mutant.fails) if g not in position]
+        if unknown or not mutant.fails:
+            raise CourseError(f"mutant {mutant.name}: no cell {unknown} in {mutant.lesson}, or no '# fails:' cell")
+        start, stop = position[mutant.replaces], max(position[g] for g in mutant.fails)
+        if stop < start:
+            raise CourseError(f"mutant {mutant.name}: the cells it fails come before the cell it replaces")
+        placed = []
+        for copy_kind in ("mutant", "restored"):
+            at = []
+            for offset, cell in enumerate(source.cells[start:stop + 1]):
+                cell = copy.deepcopy(cell)
+                cell.id = f"{cell.get('id', 'cell')}-{copy_kind}-{number}"[:64]
+                if offset == 0 and copy_kind == "mutant":
+                    cell.source = mutant.source
+                if _is_test(cell):
+                    at.append(len(nb.cells))
+                nb.cells.append(cell)
+            placed.append(at)
+        plan.append((mutant, *placed))
+    return nb, plan
+
+
+def check_mutants(course: Course, lesson: str, options: Options) -> list[MutantVerdict]:
+    """Each mutant of `lesson`, judged by the lesson's hidden tests in one sandboxed kernel."""
+    expected = expected_values(course, lesson, options)["checks"]
+    source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    found = fabricate.mutants(course, lesson)
+    if not found:
+        return []
+    nb, plan = mutation_notebook(source, found)
+    spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
+                       options.sandbox)
+    execution, merged, _, problem = run(nb, Sandbox(spec).run)
+    if merged is None:
+        raise CourseError(f"{lesson}: the mutation run produced no notebook: {problem or execution.fatal}")
+    stopped = interrupted_by(execution)
+    verdicts = []
+    for mutant, mutated_at, restored_at in plan:
+        verdict = MutantVerdict(mutant)
+        for positions, into in ((mutated_at, verdict.with_mutant), (restored_at, verdict.restored)):
+            for index in positions:
+                cell = merged.cells[index]
+                grade_id = cell.metadata.nbgrader.grade_id
+                into[grade_id] = score_cell(grade_id, 1.0, cell, expected.get(grade_id, {}), stopped)
+        verdicts.append(verdict)
+    return verdicts
