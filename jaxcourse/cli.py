@@ -15,8 +15,8 @@ from . import fabricate
 from .analytics import write_report
 from .check import check_lesson
 from .course import PLATFORMS, Course, CourseError
-from .execute import Limits, SandboxUnavailable
-from .grade import Options, PlatformUnavailable, Progress, grade_lesson, preflight, trusted_run
+from .execute import Limits, PlatformUnavailable, SandboxUnavailable, preflight
+from .grade import Options, Progress, grade_lesson, trusted_run
 from .ray_backend import BackendUnavailable
 from .record import LedgerEntry
 from .release import ClearOutputs, release, write_recorded

@@ -136,8 +136,14 @@ class Course:
         """Every lesson folder under source/ that holds its own notebook, in course order."""
         if not self.source.is_dir():
             return []
+        def place(lesson: str) -> tuple[int, str]:
+            try:
+                return self.info(lesson).chapter, lesson
+            except (CourseError, ValueError):  # listed last; using it reports what is wrong
+                return 10**6, lesson
+
         found = [d.name for d in self.source.iterdir() if (d / f"{d.name}.ipynb").is_file()]
-        return sorted(found, key=lambda lesson: (self.info(lesson).chapter, lesson))
+        return sorted(found, key=place)
 
     def info(self, lesson: str) -> "LessonInfo":
         return LessonInfo.read(self.lesson_notebook(lesson))

@@ -7,6 +7,7 @@ where the host allows it, and by a watchdog otherwise.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -45,6 +46,25 @@ RUNNER_EXITS = {3: ("error", "the kernel did not start"),
 
 class SandboxUnavailable(RuntimeError):
     pass
+
+
+class PlatformUnavailable(RuntimeError):
+    pass
+
+
+@functools.cache  # once per platform and process; a failure is not cached
+def preflight(platform: str) -> str:
+    """Fail fast, before any grading, when JAX cannot start the requested platform here."""
+    probe = "import jax; print(jax.default_backend())"
+    env = {"JAX_PLATFORMS": platform, "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
+    backend = done.stdout.strip().splitlines()[-1] if done.returncode == 0 and done.stdout.strip() else ""
+    if backend != platform:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise PlatformUnavailable(
+            f"--platform {platform} was requested, but JAX cannot use it on this machine "
+            f"({'it started ' + backend if backend else last}). Nothing was graded.")
+    return backend
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,10 @@
 from __future__ import annotations
 
 import copy
-import functools
 import hashlib
 import json
 import queue
 import shutil
-import subprocess
-import sys
 import threading
 import time
 import traceback
@@ -20,7 +17,8 @@ from typing import Callable
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from . import ray_backend, report
+from . import report
+from .backends import BACKENDS
 from .collect import Submission, collect
 from .course import Course, CourseError
 from .execute import (KERNEL_DIR, CompilationCache, Execution, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
@@ -29,7 +27,7 @@ from .record import LedgerEntry, TestCell, atomic_write, lesson_structure, recor
 from .release import sync_gradebook
 from .sanitize import UnreadableSubmission, read_submission, sanitize
 from .score import CellResult, Status, check_records, inert, receipt_of, score_cell
-from .workers import default_workers, worker_env
+from .workers import worker_env
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
 # What a warm kernel imports before its notebook arrives: JAX's heavy dependencies, but not
@@ -38,10 +36,6 @@ UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
 PREIMPORT = ("numpy", "ml_dtypes", "opt_einsum", "jaxlib._jax", "jaxlib.xla_client")
 
 Executor = Callable[[NotebookNode], Execution]
-
-
-class PlatformUnavailable(RuntimeError):
-    pass
 
 
 @dataclass
@@ -80,21 +74,6 @@ class Graded:
     receipt: dict | None
     notebook: NotebookNode | None
     submitted: NotebookNode | None = None
-
-
-@functools.cache  # once per platform and process; a failure is not cached
-def preflight(platform: str) -> str:
-    """Fail fast, before any grading, when JAX cannot start the requested platform here."""
-    probe = "import jax; print(jax.default_backend())"
-    env = {"JAX_PLATFORMS": platform, "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
-    backend = done.stdout.strip().splitlines()[-1] if done.returncode == 0 and done.stdout.strip() else ""
-    if backend != platform:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise PlatformUnavailable(
-            f"--platform {platform} was requested, but JAX cannot use it on this machine "
-            f"({'it started ' + backend if backend else last}). Nothing was graded.")
-    return backend
 
 
 def instrument(nb: NotebookNode) -> NotebookNode:
@@ -165,8 +144,8 @@ def expected_path(course: Course, lesson: str, platform: str) -> Path:
 
 
 def uses_cache(options: Options) -> bool:
-    """Read-only mounting needs the sandbox, and Ray nodes do not share this folder."""
-    return options.compilation_cache and options.sandbox and options.backend == "local"
+    """Read-only mounting needs the sandbox, and a backend whose workers see this host's files."""
+    return options.compilation_cache and options.sandbox and BACKENDS[options.backend].shares_files
 
 
 def cache_path(course: Course, lesson: str, platform: str) -> Path:
@@ -208,11 +187,7 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     Raises CourseError unless every test cell passes and exports at least one hidden check.
     """
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    if options.backend == "ray":
-        execute = ray_backend.executor(options, lesson_env(course, lesson, options.platform))
-    else:
-        execute = Sandbox(SandboxSpec(options.platform, options.limits,
-                                      device_env(course, lesson, options.platform, 0), options.sandbox)).run
+    execute = BACKENDS[options.backend].single(options, lesson_env(course, lesson, options.platform))
     execution, merged, receipt, problem = run(nb, execute)
     if merged is None:
         raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
@@ -343,47 +318,6 @@ def failed_submission(course: Course, submission: Submission, structure: dict[st
     return LedgerEntry(submission.student, "", "", "", rows)
 
 
-class WarmSandboxes:
-    """One started sandbox waiting per worker slot, as long as notebooks remain to run.
-
-    Each sandbox serves exactly one notebook and is then discarded, so nothing crosses
-    submissions; only the kernel's start-up and imports overlap with other work.
-    """
-
-    def __init__(self, options: Options, cache: CompilationCache | None, runs: int, env: Callable[[int], dict]):
-        self.options, self.cache, self.remaining, self.env = options, cache, runs, env
-        self.ready: dict[int, Sandbox] = {}
-        self.lock = threading.Lock()
-
-    def _start(self, slot: int) -> Sandbox:
-        o = self.options
-        return Sandbox(SandboxSpec(o.platform, o.limits, self.env(slot), o.sandbox, o.preimport,
-                                   self.cache))
-
-    def executor(self, slot: int) -> Executor:
-        def execute(nb: NotebookNode) -> Execution:
-            with self.lock:
-                sandbox = self.ready.pop(slot, None)
-                self.remaining -= 1
-                warm_next = self.options.warm and self.remaining > len(self.ready)
-            if sandbox is None or not sandbox.alive():  # a warm sandbox that died is never used
-                if sandbox is not None:
-                    sandbox.discard()
-                sandbox = self._start(slot)
-            if warm_next:
-                next_sandbox = self._start(slot)
-                with self.lock:
-                    self.ready[slot] = next_sandbox
-            return sandbox.run(nb)
-        return execute
-
-    def close(self) -> None:
-        with self.lock:
-            for sandbox in self.ready.values():
-                sandbox.discard()
-            self.ready.clear()
-
-
 def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
     """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups."""
     course.info(lesson).refuse(options.platform)
@@ -392,11 +326,8 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
             raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, "
                                      "or pass --unsafe-no-sandbox to grade trusted notebooks without it")
         assert_hidden(course.root)
-    if options.backend == "ray":
-        ray_backend.connect(options.ray_address)
-        ray_backend.preflight(options.platform)
-    else:
-        preflight(options.platform)
+    backend = BACKENDS[options.backend]
+    backend.prepare(options)
     course.ensure_config_file()
     sync_gradebook(course, lesson)
     structure = lesson_structure(course, lesson)
@@ -413,17 +344,11 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
             options.log(f"[{index + 1}/{total}] {submission.student}: unchanged, kept")
             kept[index] = entry
     todo = [i for i in range(total) if i not in kept]
-    if options.backend == "ray":
-        workers = max(1, options.workers or ray_backend.default_workers(options.platform))
-        executors = [ray_backend.executor(options, lesson_env(course, lesson, options.platform))] * workers
-        pool = None
-    else:
-        workers = max(1, options.workers or default_workers(options.platform))
-        folder = cache_path(course, lesson, options.platform)
-        cache = CompilationCache(folder) if uses_cache(options) and folder.is_dir() else None
-        pool = WarmSandboxes(options, cache, len(todo) * len(structure),
-                             lambda slot: device_env(course, lesson, options.platform, slot))
-        executors = [pool.executor(slot) for slot in range(workers)]
+    workers = max(1, options.workers or backend.default_workers(options.platform))
+    folder = cache_path(course, lesson, options.platform)
+    cache = CompilationCache(folder) if uses_cache(options) and folder.is_dir() else None
+    executors, close = backend.executors(options, workers, len(todo) * len(structure),
+                                         lesson_env(course, lesson, options.platform), cache)
     slots: queue.Queue[Executor] = queue.Queue()
     for execute in executors:
         slots.put(execute)
@@ -455,8 +380,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         with ThreadPoolExecutor(max_workers=workers) as threads:
             fresh = dict(zip(todo, threads.map(grade_one, todo)))
     finally:
-        if pool is not None:
-            pool.close()
+        close()
         progress.stop()
     summary = report.write_csv(course, lesson, [kept.get(i) or fresh[i] for i in range(total)])
     summary.graded, summary.seconds, summary.workers = len(todo), time.monotonic() - start, workers

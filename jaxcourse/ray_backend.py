@@ -10,6 +10,7 @@ import os
 from nbformat.notebooknode import NotebookNode
 
 from .execute import Execution, Limits, Sandbox, SandboxSpec
+from .execute import preflight as local_preflight
 from .workers import worker_env
 
 RESOURCE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU"}
@@ -59,15 +60,10 @@ def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, pre
     return Sandbox(SandboxSpec(platform, limits, {**lesson_env, **_placement(platform)}, sandbox, preimport)).run(nb)
 
 
-def _preflight(platform: str) -> str:
-    from .grade import preflight
-    return preflight(platform)
-
-
 def preflight(platform: str) -> str:
     """Check on a cluster node, with the resources an execution gets, that JAX can use `platform`."""
     ray = _ray()
-    return ray.get(ray.remote(**_request(platform))(_preflight).remote(platform))
+    return ray.get(ray.remote(**_request(platform))(local_preflight).remote(platform))
 
 
 def executor(options, lesson_env: dict[str, str]):
@@ -81,3 +77,21 @@ def executor(options, lesson_env: dict[str, str]):
         return ray.get(task.remote(nb, options.platform, options.limits, options.sandbox, options.preimport,
                                    lesson_env))
     return execute
+
+
+class Ray:
+    """Each notebook a Ray task running the same sandbox on whichever node Ray picks."""
+    shares_files = False  # nodes do not see this host's compilation cache
+
+    def prepare(self, options) -> None:
+        connect(options.ray_address)
+        preflight(options.platform)
+
+    def default_workers(self, platform: str) -> int:
+        return default_workers(platform)
+
+    def single(self, options, lesson_env: dict[str, str]):
+        return executor(options, lesson_env)
+
+    def executors(self, options, workers: int, runs: int, lesson_env: dict[str, str], cache):
+        return [executor(options, lesson_env)] * workers, lambda: None

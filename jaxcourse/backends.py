@@ -1,0 +1,85 @@
+"""Where notebooks execute: sandboxes on this host ("local"), or Ray tasks ("ray").
+
+A backend prepares once per grading run (is the platform usable?), says how many workers it
+runs by default, and hands out executors: functions that run one instrumented notebook and
+return its Execution. Register a new one in BACKENDS.
+"""
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Callable
+
+from nbformat.notebooknode import NotebookNode
+
+from . import ray_backend
+from .execute import CompilationCache, Execution, Sandbox, SandboxSpec, preflight
+from .workers import default_workers, worker_env
+
+if TYPE_CHECKING:
+    from .grade import Options
+
+Executor = Callable[[NotebookNode], Execution]
+
+
+class WarmSandboxes:
+    """One started sandbox waiting per worker slot, as long as notebooks remain to run.
+
+    Each sandbox serves exactly one notebook and is then discarded, so nothing crosses
+    submissions; only the kernel's start-up and imports overlap with other work.
+    """
+
+    def __init__(self, options: Options, cache: CompilationCache | None, runs: int, lesson_env: dict[str, str]):
+        self.options, self.cache, self.remaining, self.lesson_env = options, cache, runs, lesson_env
+        self.ready: dict[int, Sandbox] = {}
+        self.lock = threading.Lock()
+
+    def _start(self, slot: int) -> Sandbox:
+        o = self.options
+        env = {**worker_env(o.platform, slot), **self.lesson_env}
+        return Sandbox(SandboxSpec(o.platform, o.limits, env, o.sandbox, o.preimport, self.cache))
+
+    def executor(self, slot: int) -> Executor:
+        def execute(nb: NotebookNode) -> Execution:
+            with self.lock:
+                sandbox = self.ready.pop(slot, None)
+                self.remaining -= 1
+                warm_next = self.options.warm and self.remaining > len(self.ready)
+            if sandbox is None or not sandbox.alive():  # a warm sandbox that died is never used
+                if sandbox is not None:
+                    sandbox.discard()
+                sandbox = self._start(slot)
+            if warm_next:
+                next_sandbox = self._start(slot)
+                with self.lock:
+                    self.ready[slot] = next_sandbox
+            return sandbox.run(nb)
+        return execute
+
+    def close(self) -> None:
+        with self.lock:
+            for sandbox in self.ready.values():
+                sandbox.discard()
+            self.ready.clear()
+
+
+class Local:
+    """Bubblewrap sandboxes on this host, one worker per core, chip or GPU, warmed ahead."""
+    shares_files = True  # sandboxes can mount this host's compilation cache
+
+    def prepare(self, options: Options) -> None:
+        preflight(options.platform)
+
+    def default_workers(self, platform: str) -> int:
+        return default_workers(platform)
+
+    def single(self, options: Options, lesson_env: dict[str, str]) -> Executor:
+        env = {**worker_env(options.platform, 0), **lesson_env}
+        return Sandbox(SandboxSpec(options.platform, options.limits, env, options.sandbox)).run
+
+    def executors(self, options: Options, workers: int, runs: int, lesson_env: dict[str, str],
+                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
+        pool = WarmSandboxes(options, cache, runs, lesson_env)
+        return [pool.executor(slot) for slot in range(workers)], pool.close
+
+
+BACKENDS = {"local": Local(), "ray": ray_backend.Ray()}
