@@ -181,13 +181,15 @@ TABLE_START, TABLE_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
 
 
 def lesson_table(course: Course) -> str:
-    """The README's lesson table: id, title (the notebook's first heading) and a Colab badge."""
-    rows = ["| lesson | title | open |", "|---|---|---|"]
+    """The README's lesson table, in course order: chapter, phase, id, title (the notebook's first
+    heading) and a Colab badge."""
+    rows = ["| chapter | phase | lesson | title | open |", "|---|---|---|---|---|"]
     for lesson in course.lessons():
         nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+        info = course.info(lesson)
         title = next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
                       for line in cell.source.splitlines() if line.startswith("# ")), lesson)
-        rows.append(f"| `{lesson}` | {title} | {colab_badge(lesson)} |")
+        rows.append(f"| {info.chapter} | {info.phase:02d} | `{lesson}` | {title} | {colab_badge(lesson)} |")
     return "\n".join(rows)
 
 

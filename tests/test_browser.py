@@ -9,7 +9,7 @@ exercises stay unfinished. Nothing leaves the machine: the server listens on the
 loopback address, JupyterLab's news and update checks are off, and Chromium resolves no host
 names at all.
 
-Needs the Debian packages `chromium chromium-driver` (`make sandbox-deps` installs them as
+Needs the Debian packages `chromium chromium-driver` (`make browser-deps` installs them as
 root) and the `playwright` Python package from requirements-cpu.txt. Playwright's own browser
 download is not used. Screenshots land in the test's tmp_path; their paths are printed
 (run with `-s` to see them).
@@ -315,7 +315,7 @@ def require_browser() -> None:
     """Fail (not skip) at once when the browser or its driver library is missing."""
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
         pytest.fail(f"{CHROMIUM} is missing: install the Debian packages with "
-                    "`apt-get install -y chromium chromium-driver` (or `make sandbox-deps` as root)")
+                    "`apt-get install -y chromium chromium-driver` (or `make browser-deps` as root)")
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:

@@ -20,8 +20,9 @@ def graded(request, tmp_path_factory):
     fabricate.submit(course, "untouched", lesson, released)
     sample = found[0]
     fabricate.submit(course, "sampled-mutant", lesson, fabricate.solved(course, lesson, released, sample))
-    rows = grade(course, lesson)
-    verdicts = check_mutants(course, lesson, Options(log=lambda *_: None))
+    # The compilation cache is tested on its own; here it would cost each lesson one more kernel.
+    rows = grade(course, lesson, compilation_cache=False)
+    verdicts = check_mutants(course, lesson, Options(log=lambda *_: None, compilation_cache=False))
     return lesson, found, sample, rows, verdicts
 
 

@@ -129,6 +129,19 @@ def test_source_notebook_is_clean(lesson):
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
+def test_the_chapter_label_matches_the_lesson_metadata(lesson):
+    nb = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
+    label = f"*Lesson `{lesson}` · Chapter {SOURCE.info(lesson).chapter} of the JAX course*"
+    assert label in nb.cells[0].source, f"the title cell should carry {label}"
+
+
+def test_lessons_are_listed_in_course_order():
+    chapters = [SOURCE.info(lesson).chapter for lesson in LESSONS]
+    assert chapters == sorted(chapters) and len(set(chapters)) == len(chapters), "one lesson per chapter"
+    assert LESSONS[:2] == ["welcome-01", "welcome-02"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
 def test_recorded_outputs_cover_the_figures_and_the_example(lesson):
     nb = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
     recorded = read_recorded(SOURCE.source / lesson)
