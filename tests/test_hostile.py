@@ -335,7 +335,7 @@ def test_bad_input_becomes_rows_with_reasons_and_loses_nothing(tmp_path):
     for student, note in {"extra": "ignored extra notebooks: scratch.ipynb",
                           "no-kernelspec": "missing kernelspec restored",
                           "foreign-kernel": "kernel 'ir' replaced",
-                          "duplicate-ids": "duplicate cell id"}.items():
+                          "duplicate-ids": "repeated cell id(s) replaced"}.items():
         assert [r["status"] for r in rows[student].values()] == ["ok", "ok"], (student, rows[student])
         assert note in rows[student]["sums-test"]["detail"], (student, rows[student])
 
