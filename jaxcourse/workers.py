@@ -41,5 +41,7 @@ def worker_env(platform: str, index: int) -> dict[str, str]:
                 "TPU_CHIPS_PER_PROCESS_BOUNDS": "1,1,1", "TPU_PROCESS_BOUNDS": "1,1,1",
                 "TPU_PROCESS_PORT": str(TPU_PORT_BASE + index)}
     if platform == "gpu":
-        return {"CUDA_VISIBLE_DEVICES": str(index), "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+        # PCI order, so that GPU i is /dev/nvidia<i>, the one node its sandbox binds.
+        return {"CUDA_VISIBLE_DEVICES": str(index), "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
+                "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
     return {}

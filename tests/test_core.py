@@ -479,3 +479,14 @@ def test_tree_usage_counts_folders_and_files(tmp_path):
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "a" / "f").write_bytes(b"x" * 100)
     assert safefs.tree_usage(tmp_path, 100) == (100, 3)
+
+
+@pytest.mark.parametrize("platform,slot,env", [
+    ("cpu", 3, {}),
+    ("gpu", 1, {"CUDA_VISIBLE_DEVICES": "1", "CUDA_DEVICE_ORDER": "PCI_BUS_ID", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}),
+    ("tpu", 2, {"TPU_VISIBLE_CHIPS": "2", "ALLOW_MULTIPLE_LIBTPU_LOAD": "true", "TPU_CHIPS_PER_PROCESS_BOUNDS": "1,1,1",
+                "TPU_PROCESS_BOUNDS": "1,1,1", "TPU_PROCESS_PORT": "8478"}),
+])
+def test_each_worker_is_confined_to_its_own_device(platform, slot, env):
+    assert worker_env(platform, slot) == env
+    assert sandbox_env(platform, worker_env(platform, slot))["JAX_PLATFORMS"] == platform

@@ -135,6 +135,17 @@ def test_the_chapter_label_matches_the_lesson_metadata(lesson):
     assert label in nb.cells[0].source, f"the title cell should carry {label}"
 
 
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_lesson_declares_every_package_it_imports(lesson):
+    """metadata.jaxcourse.packages feeds the Colab setup cell: an undeclared import breaks Colab."""
+    nb = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
+    code = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")
+    imported = set(re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", code, re.M))
+    third_party = {name for name in imported if name not in sys.stdlib_module_names} - {"IPython"}
+    declared = set(SOURCE.info(lesson).packages)
+    assert third_party <= declared, f"declare {sorted(third_party - declared)} in metadata.jaxcourse.packages"
+
+
 def test_lessons_are_listed_in_course_order():
     chapters = [SOURCE.info(lesson).chapter for lesson in LESSONS]
     assert chapters == sorted(chapters) and len(set(chapters)) == len(chapters), "one lesson per chapter"
