@@ -1,0 +1,9 @@
+# replaces: challenge-solution
+# fails: challenge-test
+def collatz_steps(n):
+    # A Python while on the value: works eagerly, TracerBoolConversionError under jit and vmap.
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
