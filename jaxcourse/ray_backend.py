@@ -60,10 +60,14 @@ def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, pre
     return Sandbox(SandboxSpec(platform, limits, {**lesson_env, **_placement(platform)}, sandbox, preimport)).run(nb)
 
 
+def _preflight(platform: str) -> str:
+    return local_preflight(platform)  # a plain function: Ray cannot ship the cached wrapper
+
+
 def preflight(platform: str) -> str:
     """Check on a cluster node, with the resources an execution gets, that JAX can use `platform`."""
     ray = _ray()
-    return ray.get(ray.remote(**_request(platform))(local_preflight).remote(platform))
+    return ray.get(ray.remote(**_request(platform))(_preflight).remote(platform))
 
 
 def executor(options, lesson_env: dict[str, str]):

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from conftest import fresh_tiny, grade, submit_solution
-from jaxcourse import grade as grading
+from jaxcourse import backends, grade as grading
 from jaxcourse.execute import Limits, Sandbox, SandboxSpec
 from jaxcourse.grade import Options, cache_path, grade_lesson
 from jaxcourse.record import LedgerEntry
@@ -240,18 +240,18 @@ def test_a_grader_bug_in_one_submission_is_named_logged_and_retried(tmp_path, mo
 
 def test_an_infrastructure_failure_is_retried_not_graded(tmp_path, monkeypatch):
     course = fresh_tiny(tmp_path)
-    real = grading.Sandbox
+    real = backends.Sandbox
 
     def no_sandbox(spec):
         raise OSError(24, "Too many open files")
 
     grade_course(course)  # the instructor's expected values, before the fault
     submit_solution(course, "b")
-    monkeypatch.setattr(grading, "Sandbox", no_sandbox)
+    monkeypatch.setattr(backends, "Sandbox", no_sandbox)
     summary = grade_course(course)
     (row,) = [r for r in summary.rows if r["grade_id"] == "sums-test"]
     assert row["status"] == "internal-error" and row["detail"].startswith("infrastructure failure: OSError")
-    monkeypatch.setattr(grading, "Sandbox", real)
+    monkeypatch.setattr(backends, "Sandbox", real)
     again = grade_course(course)
     assert again.graded == 1 and {r["status"] for r in again.rows} == {"ok"}
 

@@ -34,5 +34,6 @@ def test_each_worker_gets_its_own_device():
     for env in tpu:
         assert env["ALLOW_MULTIPLE_LIBTPU_LOAD"] == "true"
         assert env["TPU_CHIPS_PER_PROCESS_BOUNDS"] == env["TPU_PROCESS_BOUNDS"] == "1,1,1"
-    assert worker_env("gpu", 2) == {"CUDA_VISIBLE_DEVICES": "2", "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+    assert worker_env("gpu", 2) == {"CUDA_VISIBLE_DEVICES": "2", "CUDA_DEVICE_ORDER": "PCI_BUS_ID",
+                                    "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
     assert worker_env("cpu", 1) == {}
