@@ -6,6 +6,8 @@ then, in the same run on the same machine, times:
   2. `jaxcourse grade LESSON` with the default workers (sandboxed, verdicts outside the kernel),
      warm single-use kernels and the read-only compilation cache;
   3. the same with `--cold --no-compilation-cache`, to show what those two are worth;
+  3b. warm kernels with `--no-compilation-cache`, to show what the cache of the lesson's visible
+      code is worth (the instructor's solution and hidden tests are no longer in it);
   4. the solution as a bare `python exercises/LESSON.py` script (no kernel, no grading).
 and prints the ratios. Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20]
 """
@@ -82,10 +84,13 @@ def main() -> None:
         stock = build(Path(scratch) / "stock", args.lesson, args.n)
         ours = build(Path(scratch) / "ours", args.lesson, args.n)
         cold = build(Path(scratch) / "cold", args.lesson, args.n)
+        uncached = build(Path(scratch) / "uncached", args.lesson, args.n)
         stock_s = timed([str(bin_dir / "nbgrader"), "autograde", args.lesson, "--force"], stock.root, env)
         ours_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet"], ours.root, env)
         cold_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet", "--cold",
                         "--no-compilation-cache"], cold.root, env)
+        uncached_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet", "--no-compilation-cache"],
+                           uncached.root, env)
         script = REPO / "exercises" / f"{args.lesson}.py"
         bare_s = min(timed([sys.executable, str(script)], Path(scratch), {**env, "MPLBACKEND": "Agg"})
                      for _ in range(3))
@@ -98,6 +103,8 @@ def main() -> None:
           "including the one solution run)")
     print(f"  ... --cold --no-compilation-cache:  {cold_s:7.1f} s  ({cold_s / args.n:.2f} s per submission); "
           f"warm kernels + cache are {cold_s / ours_s:.2f}x faster")
+    print(f"  ... warm, --no-compilation-cache:  {uncached_s:7.1f} s; the cache of visible code is worth "
+          f"{uncached_s / ours_s:.2f}x")
     print(f"bare script of the solution:        {bare_s:7.2f} s")
     print(f"CPU seconds per submission:         stock {stock_cpu / args.n:.2f}, jaxcourse {ours_cpu / args.n:.2f}, "
           f"cold {cold_cpu / args.n:.2f}; with {os.cpu_count()} cores the speed-up can be at most "
