@@ -35,8 +35,8 @@ class WarmSandboxes:
 
     def _start(self, slot: int) -> Sandbox:
         o = self.options
-        env = {**worker_env(o.platform, slot), **self.lesson_env}
-        return Sandbox(SandboxSpec(o.platform, o.limits, env, o.sandbox, o.preimport, self.cache))
+        return Sandbox(SandboxSpec(o.platform, o.limits, worker_env(o.platform, slot, self.lesson_env), o.sandbox,
+                                   o.preimport, self.cache))
 
     def executor(self, slot: int) -> Executor:
         def execute(nb: NotebookNode) -> Execution:
@@ -73,8 +73,8 @@ class Local:
         return default_workers(platform)
 
     def single(self, options: Options, lesson_env: dict[str, str]) -> Executor:
-        env = {**worker_env(options.platform, 0), **lesson_env}
-        return Sandbox(SandboxSpec(options.platform, options.limits, env, options.sandbox)).run
+        spec = SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0, lesson_env), options.sandbox)
+        return Sandbox(spec).run
 
     def executors(self, options: Options, workers: int, runs: int, lesson_env: dict[str, str],
                   cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:

@@ -22,7 +22,7 @@ import nbformat
 from . import fabricate
 from .course import Course, CourseError
 from .grade import Options, trusted_run
-from .mutation import check_mutants
+from .mutation import check_mutants, is_test_cell
 from .release import release
 
 
@@ -68,8 +68,7 @@ def _released(course: Course, lesson: str, options: Options) -> str:
 def _mutants_cover(course: Course, lesson: str, options: Options) -> str:
     found = fabricate.mutants(course, lesson)
     source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    tests = {c.metadata.nbgrader.grade_id for c in source.cells
-             if c.get("metadata", {}).get("nbgrader", {}).get("grade") and not c.metadata.nbgrader.get("solution")}
+    tests = {c.metadata.nbgrader.grade_id for c in source.cells if is_test_cell(c)}
     uncovered = sorted(tests - {g for m in found for g in m.fails})
     if uncovered:
         raise CourseError(f"no mutant fails {', '.join(uncovered)}")

@@ -125,7 +125,7 @@ def lesson_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
 
 def device_env(course: Course, lesson: str, platform: str, slot: int) -> dict[str, str]:
     """Worker `slot`'s own device, plus what the lesson needs."""
-    return {**worker_env(platform, slot), **lesson_env(course, lesson, platform)}
+    return worker_env(platform, slot, lesson_env(course, lesson, platform))
 
 
 def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:

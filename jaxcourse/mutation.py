@@ -40,7 +40,8 @@ class MutantVerdict:
         return found
 
 
-def _is_test(cell: NotebookNode) -> bool:
+def is_test_cell(cell: NotebookNode) -> bool:
+    """An autograded test cell: graded, and not a manually graded answer."""
     meta = cell.get("metadata", {}).get("nbgrader", {})
     return bool(meta.get("grade")) and not meta.get("solution")
 
@@ -67,7 +68,7 @@ def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
                 cell.id = f"{cell.get('id', 'cell')}-{copy_kind}-{number}"[:64]
                 if offset == 0 and copy_kind == "mutant":
                     cell.source = mutant.source
-                if _is_test(cell):
+                if is_test_cell(cell):
                     at.append(len(nb.cells))
                 nb.cells.append(cell)
             placed.append(at)

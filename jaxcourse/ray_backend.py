@@ -49,15 +49,15 @@ def default_workers(platform: str) -> int:
     return max(1, int(_ray().cluster_resources().get(RESOURCE_NAMES[platform], 1)))
 
 
-def _placement(platform: str) -> dict[str, str]:
-    """The device env for the accelerator Ray assigned to this task."""
+def _placement(platform: str, lesson_env: dict[str, str]) -> dict[str, str]:
+    """The device env for the accelerator Ray assigned to this task, plus what the lesson needs."""
     ids = _ray().get_runtime_context().get_accelerator_ids().get(RESOURCE_NAMES[platform]) or []
-    return worker_env(platform, int(ids[0])) if platform != "cpu" and ids else {}
+    return worker_env(platform, int(ids[0]), lesson_env) if platform != "cpu" and ids else dict(lesson_env)
 
 
 def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...],
              lesson_env: dict[str, str]) -> Execution:
-    return Sandbox(SandboxSpec(platform, limits, {**lesson_env, **_placement(platform)}, sandbox, preimport)).run(nb)
+    return Sandbox(SandboxSpec(platform, limits, _placement(platform, lesson_env), sandbox, preimport)).run(nb)
 
 
 def _preflight(platform: str) -> str:

@@ -152,7 +152,7 @@ def write_feedback(course: Course, lesson: str, student: str, notebook: str,
     student's own notebook. Never hidden tests, hidden inputs or expected values."""
     target = course.feedback / student / lesson / f"{notebook}.html"
     summary = summary_html(lesson, notebook, rows)
-    page = f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{summary}</body></html>"
+    page = None
     if submitted is not None:
         try:
             exporter = HTMLExporter(template_name="lab", sanitize_html=True)
@@ -160,6 +160,7 @@ def write_feedback(course: Course, lesson: str, student: str, notebook: str,
             page = BODY.sub(lambda m: m.group(0) + summary, body, count=1)
         except Exception:  # outputs nbconvert cannot render: the summary alone still reaches the student
             summary += "<p>Your notebook's outputs could not be shown on this page.</p>"
-            page = f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{summary}</body></html>"
+    if page is None:
+        page = f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{summary}</body></html>"
     atomic_write(target, page)
     return target

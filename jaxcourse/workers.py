@@ -33,8 +33,12 @@ def default_workers(platform: str) -> int:
     return max(1, accelerator_count(platform))
 
 
-def worker_env(platform: str, index: int) -> dict[str, str]:
-    """The environment that confines worker `index` to its own device."""
+def worker_env(platform: str, index: int, lesson_env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment that confines worker `index` to its own device, plus what the lesson needs."""
+    return {**_device_env(platform, index), **(lesson_env or {})}
+
+
+def _device_env(platform: str, index: int) -> dict[str, str]:
     if platform == "tpu":
         # One process per chip, the scheme JAX's own CI uses for parallel TPU tests.
         return {"TPU_VISIBLE_CHIPS": str(index), "ALLOW_MULTIPLE_LIBTPU_LOAD": "true",

@@ -16,12 +16,10 @@ from jaxcourse.record import LedgerEntry
 from jaxcourse.release import release
 from jaxcourse.report import read_csv
 from test_core import colab_download
+from test_fast_grading import printed
+from test_hostile import code
 
 CHECK = "application/vnd.jaxcourse.check+json"
-
-
-def code(source):
-    return nbformat.v4.new_code_cell(source)
 
 
 def after_setup(source):
@@ -178,10 +176,6 @@ def test_the_cache_holds_only_programs_compiled_from_visible_code(trust):
 
 
 # ---------------------------------------------------------------- single sandboxes
-
-def printed(execution):
-    return "".join(o.get("text", "") for c in execution.notebook.cells for o in c.get("outputs", []))
-
 
 def test_nothing_the_kernel_prints_is_read_as_a_control_message():
     execution = Sandbox(SandboxSpec("cpu")).run(nbformat.v4.new_notebook(cells=[code(
