@@ -182,13 +182,19 @@ def fill_cache(course: Course, lesson: str, options: Options) -> None:
 
 
 def trusted_run(course: Course, lesson: str, options: Options) -> dict:
-    """Run the instructor's solution and keep each test cell's exports as the expected values.
-
-    Raises CourseError unless every test cell passes and exports at least one hidden check.
-    """
+    """Run the instructor's solution and keep each test cell's exports as the expected values."""
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     execute = BACKENDS[options.backend].single(options, lesson_env(course, lesson, options.platform))
     execution, merged, receipt, problem = run(nb, execute)
+    return judge_solution(course, lesson, options.platform, execution, merged, receipt, problem)
+
+
+def judge_solution(course: Course, lesson: str, platform: str, execution: Execution,
+                   merged: NotebookNode | None, receipt: dict | None, problem: str) -> dict:
+    """The expected values from one run of the instructor's solution notebook.
+
+    Raises CourseError unless every test cell passes and exports at least one hidden check.
+    """
     if merged is None:
         raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
     failures, expected = [], {}
@@ -204,31 +210,38 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
         if not records:
             failures.append(f"{grade_id}: exports no hidden check, so its grade could be forged")
         expected[grade_id] = {r["name"]: {"value": r["value"], "options": r.get("options") or {}} for r in records}
-    if receipt is None or receipt.get("backend") != options.platform:
-        failures.append(f"receipt: ran on {receipt and receipt.get('backend')}, requested {options.platform}")
+    if receipt is None or receipt.get("backend") != platform:
+        failures.append(f"receipt: ran on {receipt and receipt.get('backend')}, requested {platform}")
     if failures:
         raise CourseError(f"{lesson}: the instructor solution does not pass its own tests:\n  " + "\n  ".join(failures))
-    return {"source_hash": source_hash(course, lesson), "platform": options.platform,
+    return {"source_hash": source_hash(course, lesson), "platform": platform,
             "receipt": receipt, "checks": expected, "notebook": merged}
+
+
+def keep_expected(course: Course, lesson: str, options: Options, values: dict) -> dict:
+    """Store a trusted run's expected values (and fill the lesson's compilation cache)."""
+    values = {key: value for key, value in values.items() if key != "notebook"}
+    if uses_cache(options):
+        fill_cache(course, lesson, options)
+    atomic_write(expected_path(course, lesson, options.platform), json.dumps(values))
+    return values
+
+
+def current_expected(course: Course, lesson: str, options: Options) -> dict | None:
+    """The stored expected values, if they were made from the lesson's present source."""
+    try:
+        cached = json.loads(expected_path(course, lesson, options.platform).read_text())
+    except (OSError, ValueError):
+        return None
+    fresh = cached.get("source_hash") == source_hash(course, lesson)
+    cached_ok = cache_path(course, lesson, options.platform).is_dir() or not uses_cache(options)
+    return cached if fresh and cached_ok else None
 
 
 def expected_values(course: Course, lesson: str, options: Options) -> dict:
     """The instructor's exports for this lesson and platform, re-run only when the source changed."""
-    path = expected_path(course, lesson, options.platform)
-    digest = source_hash(course, lesson)
-    try:
-        cached = json.loads(path.read_text())
-        if cached.get("source_hash") == digest and (cache_path(course, lesson, options.platform).is_dir()
-                                                    or not uses_cache(options)):
-            return cached
-    except (OSError, ValueError):
-        pass
-    values = trusted_run(course, lesson, options)
-    values.pop("notebook")
-    if uses_cache(options):
-        fill_cache(course, lesson, options)
-    atomic_write(path, json.dumps(values))
-    return values
+    return current_expected(course, lesson, options) or keep_expected(course, lesson, options,
+                                                                       trusted_run(course, lesson, options))
 
 
 # ---------------------------------------------------------------- one submission

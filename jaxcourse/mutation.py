@@ -1,6 +1,7 @@
 """Prove that a lesson's hidden tests reject each of its mutants, all in one sandboxed kernel.
 
-The solution notebook runs once. Then, for each mutant, the cells from the solution cell it
+The solution notebook runs once, followed by a device receipt: that part is the lesson's
+trusted run, and its exports are kept as the expected values. Then, for each mutant, the cells from the solution cell it
 replaces through the last test cell it must fail run again with the mutant's source, and
 once more with the solution's, which restores the kernel's state for the next mutant. The
 grader's own scorer judges every re-run test cell against the instructor's expected values.
@@ -15,9 +16,11 @@ from nbformat.notebooknode import NotebookNode
 
 from . import fabricate
 from .course import Course, CourseError
-from .execute import Sandbox, SandboxSpec
-from .grade import Options, device_env, expected_values, interrupted_by, run
-from .score import CellResult, Status, score_cell
+from .execute import KERNEL_DIR, Sandbox, SandboxSpec
+from .grade import Options, current_expected, device_env, interrupted_by, judge_solution, keep_expected, run
+from .score import CellResult, Status, receipt_of, score_cell
+
+SOLUTION_RECEIPT_ID = "jaxcourse-solution-receipt"
 
 
 @dataclass
@@ -48,10 +51,12 @@ def is_test_cell(cell: NotebookNode) -> bool:
 
 def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
                       ) -> tuple[NotebookNode, list[tuple[fabricate.Mutant, list[int], list[int]]]]:
-    """The solution, then each mutant's span twice (mutated, restored); and where each test cell landed."""
+    """The solution and a receipt, then each mutant's span twice (mutated, restored); and where
+    each re-run test cell landed."""
     position = {cell.metadata.nbgrader["grade_id"]: i for i, cell in enumerate(source.cells)
                 if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
     nb = copy.deepcopy(source)
+    nb.cells.append(nbformat.v4.new_code_cell((KERNEL_DIR / "receipt.py").read_text(), id=SOLUTION_RECEIPT_ID))
     plan = []
     for number, mutant in enumerate(mutants):
         unknown = [g for g in (mutant.replaces, *mutant.fails) if g not in position]
@@ -77,18 +82,23 @@ def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
 
 
 def check_mutants(course: Course, lesson: str, options: Options) -> list[MutantVerdict]:
-    """Each mutant of `lesson`, judged by the lesson's hidden tests in one sandboxed kernel."""
-    expected = expected_values(course, lesson, options)["checks"]
+    """Each mutant of `lesson`, judged by the lesson's hidden tests in one sandboxed kernel.
+
+    The run's solution part is judged like a trusted run (a CourseError if the solution fails
+    its own tests) and, unless current ones are stored, kept as the lesson's expected values:
+    grading after this needs no trusted run of its own.
+    """
     source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     found = fabricate.mutants(course, lesson)
-    if not found:
-        return []
     nb, plan = mutation_notebook(source, found)
     spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
                        options.sandbox)
     execution, merged, _, problem = run(nb, Sandbox(spec).run)
-    if merged is None:
-        raise CourseError(f"{lesson}: the mutation run produced no notebook: {problem or execution.fatal}")
+    solved = len(source.cells)
+    solution = None if merged is None else NotebookNode({**merged, "cells": merged.cells[:solved]})
+    receipt = None if merged is None else receipt_of(merged.cells[solved])
+    trusted = judge_solution(course, lesson, options.platform, execution, solution, receipt, problem)
+    expected = (current_expected(course, lesson, options) or keep_expected(course, lesson, options, trusted))["checks"]
     stopped = interrupted_by(execution)
     verdicts = []
     for mutant, mutated_at, restored_at in plan:

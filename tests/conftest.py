@@ -54,6 +54,35 @@ def tiny(tmp_path_factory) -> Course:
 
 
 _TEMPLATE: list[Course] = []
+_LESSONS_TEMPLATE: list[Course] = []
+
+
+def lessons_template() -> Course:
+    """Every lesson and the resources, copied from the repository and released once per session.
+
+    nbgrader creates a new gradebook in a subprocess (about 3 s), so lesson tests copy this
+    course instead of releasing their own.
+    """
+    if not _LESSONS_TEMPLATE:
+        course = Course.at(Path(tempfile.mkdtemp(prefix="jaxcourse-lessons-")) / "course")
+        for lesson in LESSONS:
+            shutil.copytree(REPO / "source" / lesson, course.source / lesson)
+        shutil.copytree(REPO / "resources", course.root / "resources", ignore=shutil.ignore_patterns("__pycache__"))
+        release(course)
+        _LESSONS_TEMPLATE.append(course)
+    return _LESSONS_TEMPLATE[0]
+
+
+def lesson_course(root: Path, lesson: str) -> Course:
+    """A private copy of the released template holding `lesson` only (its source, release and gradebook)."""
+    template = lessons_template()
+    course = Course.at(root / "course")
+    course.root.mkdir(parents=True)
+    shutil.copytree(template.source / lesson, course.source / lesson)
+    shutil.copytree(template.release / lesson, course.release / lesson)
+    for name in ("gradebook.db", "nbgrader_config.py"):
+        shutil.copy2(template.root / name, course.root / name)
+    return course
 
 
 def tiny_template() -> Course:

@@ -1,33 +1,36 @@
-"""Every lesson, graded by the real pipeline: the solution earns full marks, the untouched
-release earns nothing, a sampled mutant loses exactly the cells it names, and every mutant is
-rejected by its hidden tests (all mutants of a lesson in one sandboxed kernel)."""
+"""Every lesson, graded by the real pipeline: every mutant is rejected by its hidden tests (all
+mutants of a lesson in one sandboxed kernel, whose solution part is also the trusted run); then
+the solution earns full marks, the untouched release earns nothing and fails only in its
+exercises, and a sampled mutant loses exactly the cells it names."""
+import nbformat
 import pytest
 
-from conftest import LESSONS, REPO, grade, make_course, release_nb
+from conftest import LESSONS, grade, lesson_course, release_nb
 from jaxcourse import fabricate
-from jaxcourse.course import Course
 from jaxcourse.grade import Options
 from jaxcourse.mutation import check_mutants
+from notebook_errors import unfinished_release_problems
 
 
 @pytest.fixture(scope="module", params=LESSONS)
 def graded(request, tmp_path_factory):
     lesson = request.param
-    course = make_course(tmp_path_factory.mktemp(lesson), Course.at(REPO), [lesson])
+    course = lesson_course(tmp_path_factory.mktemp(lesson), lesson)
     released = release_nb(course, lesson)
     found = fabricate.mutants(course, lesson)
+    # The compilation cache is tested on its own; here it would cost each lesson one more kernel.
+    verdicts = check_mutants(course, lesson, Options(log=lambda *_: None, compilation_cache=False))
     fabricate.submit(course, "solution", lesson, fabricate.solved(course, lesson, released))
     fabricate.submit(course, "untouched", lesson, released)
     sample = found[0]
     fabricate.submit(course, "sampled-mutant", lesson, fabricate.solved(course, lesson, released, sample))
-    # The compilation cache is tested on its own; here it would cost each lesson one more kernel.
     rows = grade(course, lesson, compilation_cache=False)
-    verdicts = check_mutants(course, lesson, Options(log=lambda *_: None, compilation_cache=False))
-    return lesson, found, sample, rows, verdicts
+    untouched = nbformat.read(course.autograded / "untouched" / lesson / f"{lesson}.ipynb", as_version=4)
+    return lesson, found, sample, rows, verdicts, untouched
 
 
 def test_solution_scores_full_marks(graded):
-    _, _, _, rows, _ = graded
+    _, _, _, rows, _, _ = graded
     for row in rows["solution"]:
         assert row["status"] == "ok", row
         assert float(row["points"]) == float(row["max_points"]) > 0
@@ -35,21 +38,30 @@ def test_solution_scores_full_marks(graded):
 
 
 def test_untouched_release_scores_zero(graded):
-    _, _, _, rows, _ = graded
+    _, _, _, rows, _, _ = graded
     for row in rows["untouched"]:
         assert row["status"] in ("failed", "error"), row
         assert float(row["points"]) == 0
         assert row["detail"], "a student needs a reason"
 
 
+def test_untouched_release_fails_only_in_its_exercises(graded):
+    """The release as a student opens it: everything but the unfinished exercises runs."""
+    lesson, _, _, _, _, untouched = graded
+    assert all(cell.get("execution_count") for cell in untouched.cells if cell.cell_type == "code"), \
+        f"{lesson}: a cell of the untouched release never ran"
+    problems = unfinished_release_problems(untouched)
+    assert not problems, f"{lesson}:\n" + "\n\n".join(problems)
+
+
 def test_every_graded_cell_has_a_mutant(graded):
-    lesson, found, _, rows, _ = graded
+    lesson, found, _, rows, _, _ = graded
     covered = {grade_id for mutant in found for grade_id in mutant.fails}
     assert {row["grade_id"] for row in rows["solution"]} <= covered, f"{lesson}: add mutants for the rest"
 
 
 def test_a_sampled_mutant_loses_exactly_its_cells_when_graded(graded):
-    _, _, sample, rows, _ = graded
+    _, _, sample, rows, _, _ = graded
     for row in rows["sampled-mutant"]:
         if row["grade_id"] in sample.fails:
             assert row["status"] in ("failed", "error") and float(row["points"]) == 0, (sample.name, row)
@@ -58,7 +70,31 @@ def test_a_sampled_mutant_loses_exactly_its_cells_when_graded(graded):
 
 
 def test_every_mutant_is_rejected_by_its_hidden_tests(graded):
-    lesson, found, _, _, verdicts = graded
+    lesson, found, _, _, verdicts, _ = graded
     assert [v.mutant.name for v in verdicts] == [m.name for m in found]
     problems = [problem for verdict in verdicts for problem in verdict.problems()]
     assert not problems, f"{lesson}:\n" + "\n".join(problems)
+
+
+def _cell(kind: str, error: str | None, count: int) -> nbformat.NotebookNode:
+    """A code cell that ran as execution `count`; `kind` is solution, test or plain."""
+    cell = nbformat.v4.new_code_cell("...")
+    cell.execution_count = count
+    cell.metadata.nbgrader = {"solution": kind == "solution", "grade": kind == "test", "grade_id": f"c{count}"}
+    if error:
+        frame = "\x1b[0;32mCell In[1], line 2\x1b[0m" if "unfinished" in error else f"Cell In[{count}], line 1"
+        cell.outputs = [nbformat.v4.new_output("error", ename=error.split(":")[0], evalue="", traceback=[frame])]
+    return cell
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("cells, problems", [
+    ([("solution", "NotImplementedError", 1), ("test", "AssertionError", 2), ("plain", None, 3)], 0),
+    ([("solution", "NotImplementedError", 1), ("plain", "NameError", 2)], 1),               # an example broke
+    ([("solution", "TypeError", 1)], 1),                                                    # a placeholder that is not one
+    ([("solution", "NotImplementedError", 1), ("plain", "NotImplementedError: unfinished", 2)], 0),  # calls the exercise
+    ([("solution", "NotImplementedError", 1), ("plain", "NotImplementedError", 2)], 1),     # raised by the example itself
+])
+def test_the_unfinished_release_check_tells_exercises_from_examples(cells, problems):
+    nb = nbformat.v4.new_notebook(cells=[_cell(*spec) for spec in cells])
+    assert len(unfinished_release_problems(nb)) == problems

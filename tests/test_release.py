@@ -2,7 +2,6 @@
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -10,9 +9,9 @@ import zipfile
 import nbformat
 import pytest
 
-from conftest import LESSONS, REPO
+from conftest import LESSONS, REPO, lessons_template
 from jaxcourse.course import Course
-from jaxcourse.release import leaks, read_recorded, release
+from jaxcourse.release import leaks, read_recorded
 
 SOURCE = Course.at(REPO)
 
@@ -38,14 +37,9 @@ def zip_contents(path):
         return {name: archive.read(name) for name in archive.namelist()}
 
 
-def test_generated_artefacts_match_a_fresh_regeneration(tmp_path):
+def test_generated_artefacts_match_a_fresh_regeneration():
     """Drift check: `make release` must have been run and committed after every source edit."""
-    course = Course.at(tmp_path)
-    for lesson in LESSONS:
-        shutil.copytree(SOURCE.source / lesson, course.source / lesson)
-    shutil.copytree(SOURCE.root / "resources", course.root / "resources",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    release(course)
+    course = lessons_template()  # every lesson and the resources, released from a copy of source/
     committed, regenerated = generated_files(SOURCE.root), generated_files(course.root)
     assert committed == regenerated, "generated files differ from what source/ produces (run `make release`)"
     for relative in committed:
