@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check test-newest release check-source check-source-next sandbox-deps browser-deps clean
+.PHONY: demo test check test-newest release publish check-source check-source-next sandbox-deps browser-deps clean
 
 # Ray is an optional extra (`pip install -e '.[ray]'`); the test suite needs it, pinned here.
 $(STAMP): requirements-cpu.txt requirements-ray.txt pyproject.toml
@@ -32,8 +32,10 @@ browser-deps:
 demo: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse demo --course-dir demo-course
 
+# Two pytest workers: much of the suite waits (kernels starting, timeouts running out) on one core.
+TEST_JOBS ?= 2
 test: $(STAMP) sandbox-deps browser-deps
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup $(PYTEST_ARGS)
 
 # The fast tier: the pure core, table-driven, no kernels (about a minute).
 check: $(STAMP)
@@ -46,6 +48,11 @@ test-newest: $(STAMP)
 
 release: $(STAMP)
 	$(BIN)/jaxcourse release
+
+# The student edition (no solutions) for a public repository: `make publish PUBLISH_DIR=...`.
+PUBLISH_DIR ?= ../$(notdir $(CURDIR))-student
+publish: $(STAMP)
+	$(BIN)/jaxcourse publish $(PUBLISH_DIR)
 
 check-source: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse check-source

@@ -1,9 +1,13 @@
-"""Generated companions of each lesson: standalone exercise scripts and notebooks, and zips.
+"""Generated companions of each lesson: its example program, and zips.
 
-- exercises/<lesson>.py and .ipynb: the solution notebook without hidden tests, ending in
-  `PASS: <lesson>`; runnable as `JAX_PLATFORMS=cpu python exercises/<lesson>.py`.
+- exercises/<lesson>.py: the lesson's "Run the example" program (its cell tagged `example`),
+  ending in `PASS: <lesson>`; runnable as `JAX_PLATFORMS=cpu python exercises/<lesson>.py`.
+  Students get it, so it holds no graded solution.
 - downloads/<name>.zip: each folder source/<lesson>/downloads/<name>/, with a <name>/ prefix,
   and the course-wide guides in RESOURCE_ZIPS, with their paths kept.
+
+Instructor-side only: the solution script (every code cell with its solution, without hidden
+tests), which `jaxcourse check-lesson` runs to prove the solutions work outside a notebook.
 """
 from __future__ import annotations
 
@@ -26,7 +30,24 @@ ZIP_DATE = (2024, 1, 1, 0, 0, 0)
 RESOURCE_ZIPS = {"jax-tpu-gcp": "resources/tpu-gcp"}
 
 
-def exercise_notebook(course: Course, lesson: str) -> nbformat.NotebookNode:
+EXAMPLE_TAG = "example"
+
+
+def example_source(course: Course, lesson: str) -> str | None:
+    """The source of the lesson's "Run the example" cell, if it has one."""
+    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    return next((cell.source for cell in nb.cells
+                 if cell.cell_type == "code" and EXAMPLE_TAG in cell.metadata.get("tags", [])), None)
+
+
+def example_script(course: Course, lesson: str) -> str | None:
+    source = example_source(course, lesson)
+    header = (f"# Lesson {lesson}: its \"Run the example\" program, generated from the lesson notebook.\n"
+              f"# Run it with: JAX_PLATFORMS=cpu python exercises/{lesson}.py (or tpu, or gpu); it ends PASS: {lesson}\n")
+    return source and f"{header}\n{source.rstrip()}\n"
+
+
+def solution_notebook(course: Course, lesson: str) -> nbformat.NotebookNode:
     """The worked lesson with its solutions and visible checks, and no hidden tests."""
     nb = copy.deepcopy(nbformat.read(course.lesson_notebook(lesson), as_version=4))
     for cell in nb.cells:
@@ -40,7 +61,7 @@ def exercise_notebook(course: Course, lesson: str) -> nbformat.NotebookNode:
     return insert_recorded(nb, course.lesson_notebook(lesson).parent)
 
 
-def exercise_script(nb: nbformat.NotebookNode, lesson: str) -> str:
+def solution_script(nb: nbformat.NotebookNode, lesson: str) -> str:
     """The notebook as a script in the percent format that editors and jupytext read as cells."""
     parts = [f"# {HEADER.format(lesson=lesson)}\n"]
     for cell in nb.cells:
@@ -66,10 +87,10 @@ def zip_bytes(folder: Path, prefix: str) -> bytes:
 
 def write_artefacts(course: Course, lesson: str) -> list[Path]:
     written = []
-    nb = exercise_notebook(course, lesson)
-    for path, text in ((course.root / "exercises" / f"{lesson}.ipynb", nbformat.writes(nb) + "\n"),
-                       (course.root / "exercises" / f"{lesson}.py", exercise_script(nb, lesson))):
-        atomic_write(path, text)
+    script = example_script(course, lesson)
+    if script:
+        path = course.root / "exercises" / f"{lesson}.py"
+        atomic_write(path, script)
         written.append(path)
     downloads = course.source / lesson / "downloads"
     for folder in sorted(p for p in downloads.glob("*") if p.is_dir()) if downloads.is_dir() else []:

@@ -1,9 +1,9 @@
 """`jaxcourse check-lesson`: everything one lesson must pass, for that lesson alone.
 
-metadata → the solution passes its own tests (sandboxed) → the release leaks nothing and the
-committed artefacts match a fresh regeneration → every graded cell has a mutant → every
-mutant is rejected → the release runs in a clean pip-only venv at the pins (when the course
-folder has the test suite).
+metadata and a "Run the example" program → the solution passes its own tests (sandboxed) →
+the solutions run as a plain script → the release leaks nothing and the committed artefacts
+match a fresh regeneration → every graded cell has a mutant → every mutant is rejected → the
+release runs in a clean pip-only venv at the pins (when the course folder has the test suite).
 """
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from typing import Callable
 import nbformat
 
 from . import fabricate
+from .artefacts import example_source, solution_notebook, solution_script
 from .course import Course, CourseError
-from .grade import Options, trusted_run
+from .grade import Options, lesson_env, trusted_run
 from .mutation import check_mutants, is_test_cell
 from .release import release
 
@@ -46,12 +47,36 @@ def drift(course: Course, lesson: str) -> list[str]:
         shutil.copytree(course.source / lesson, fresh.source / lesson)
         release(fresh, [lesson])
         differ = []
-        for relative in (Path("release") / lesson / f"{lesson}.ipynb", Path("exercises") / f"{lesson}.ipynb",
-                         Path("exercises") / f"{lesson}.py"):
+        for relative in (Path("release") / lesson / f"{lesson}.ipynb", Path("exercises") / f"{lesson}.py"):
             ours = course.root / relative
             if not ours.is_file() or _normalized(ours) != _normalized(fresh.root / relative):
                 differ.append(str(relative))
         return differ
+
+
+def _metadata(course: Course, lesson: str, options: Options) -> str:
+    chapter = course.info(lesson).chapter
+    source = example_source(course, lesson)
+    if source is None:
+        raise CourseError("no \"Run the example\" cell (a code cell tagged `example`)")
+    if source.rstrip().splitlines()[-1] != f'print("PASS: {lesson}")':
+        raise CourseError(f'the example cell must end with print("PASS: {lesson}")')
+    return f"chapter {chapter}; the example program ends PASS: {lesson}"
+
+
+def _solution_runs_as_script(course: Course, lesson: str, options: Options) -> str:
+    """Every solution, run as one plain Python script, unsandboxed (the instructor's own code)."""
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-script-") as scratch:
+        script = Path(scratch) / f"{lesson}.py"
+        script.write_text(solution_script(solution_notebook(course, lesson), lesson))
+        env = {**os.environ, "JAX_PLATFORMS": options.platform, "MPLBACKEND": "Agg",
+               **lesson_env(course, lesson, options.platform)}
+        done = subprocess.run([sys.executable, str(script)], cwd=scratch, env=env, capture_output=True, text=True,
+                              timeout=options.limits.notebook_timeout)
+    lines = done.stdout.rstrip().splitlines()
+    if done.returncode != 0 or not lines or lines[-1] != f"PASS: {lesson}":
+        raise CourseError(f"the solution script failed ({done.returncode}):\n{done.stderr[-1500:]}")
+    return f"prints PASS: {lesson}"
 
 
 def _solution_passes(course: Course, lesson: str, options: Options) -> str:
@@ -96,8 +121,9 @@ def _portable(course: Course, lesson: str, options: Options) -> str:
 
 
 CHECKS: list[tuple[str, Callable[[Course, str, Options], str]]] = [
-    ("metadata", lambda course, lesson, options: f"chapter {course.info(lesson).chapter}"),
+    ("metadata", _metadata),
     ("solution passes", _solution_passes),
+    ("solution runs as a script", _solution_runs_as_script),
     ("release", _released),
     ("mutants cover every graded cell", _mutants_cover),
     ("mutants rejected", _mutants_rejected),

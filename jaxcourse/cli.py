@@ -7,6 +7,7 @@ import sys
 import time
 import warnings
 from collections import Counter
+from pathlib import Path
 
 import nbformat
 from sqlalchemy.exc import SAWarning
@@ -14,10 +15,11 @@ from sqlalchemy.exc import SAWarning
 from . import fabricate
 from .analytics import write_report
 from .check import check_lesson
-from .course import PLATFORMS, Course, CourseError
+from .course import PLATFORMS, SETTINGS_FILE, Course, CourseError
 from .execute import Limits, PlatformUnavailable, SandboxUnavailable, preflight
 from .grade import Options, Progress, grade_lesson, trusted_run
 from .ray_backend import BackendUnavailable
+from .publish import publish
 from .record import LedgerEntry
 from .release import ClearOutputs, release, write_recorded
 from .scaffold import new_lesson
@@ -63,9 +65,25 @@ def _options(args) -> Options:
                    log=(lambda *_: None) if quiet else print, progress=Progress() if quiet else LiveProgress())
 
 
+def _badge_note(course: Course) -> None:
+    if not course.settings().repository:
+        print(f"note: no Open-in-Colab badges: set [publish] repository in {course.root / SETTINGS_FILE} "
+              "to the GitHub repository the course is published to")
+
+
 def cmd_release(args) -> int:
-    for path in release(_course(args), args.lessons):
+    course = _course(args)
+    for path in release(course, args.lessons):
         print(f"released {path}")
+    _badge_note(course)
+    return 0
+
+
+def cmd_publish(args) -> int:
+    course = _course(args)
+    written = publish(course, Path(args.target))
+    print(f"published {len(written)} files to {Path(args.target).resolve()}: no solution, hidden test or mutant in them")
+    _badge_note(course)
     return 0
 
 
@@ -216,6 +234,9 @@ def parser() -> argparse.ArgumentParser:
         return p
 
     command("release", cmd_release, "generate release/ with nbgrader and check it leaks nothing")
+    published = command("publish", cmd_publish, "release, then write the course as students get it (no solutions) "
+                        "to TARGET, for a public repository or branch", lessons=None)
+    published.add_argument("target", metavar="TARGET", help="a folder outside the course: empty, new, or an earlier publish")
     command("check-source", cmd_check_source, "run instructor notebooks through the grader; fail unless every graded cell passes", execution=True)
     grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db, feedback/ and grades/LESSON.csv", lessons="1", execution=True)
     grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")

@@ -3,15 +3,20 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+import re
+import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from traitlets.config import Config
 
 COURSE_ID = "jax-course"
-# The GitHub repository that Open-in-Colab badges point at: the one place to configure it.
-COLAB_REPOSITORY = "OWNER/REPO"
 PLATFORMS = ("cpu", "gpu", "tpu")
+SETTINGS_FILE = "course.toml"
+# GitHub's rules for owner and repository names, and a branch name without surprises in a URL.
+GITHUB_REPOSITORY = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$")
+BRANCH = re.compile(r"^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}(?<![/.])$")
+PLACEHOLDERS = {"owner/repo", "owner/name", "user/repo", "your-org/your-repo"}
 
 NBGRADER_CONFIG_FILE = """\
 # nbgrader reads this file; the settings live in jaxcourse.course.
@@ -52,6 +57,41 @@ def configure_nbgrader(c: Config) -> Config:
     # Re-add test cells a student deleted, so a deletion cannot dodge a check.
     c.OverwriteCells.add_missing_cells = True
     return c
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The course's own settings, from course.toml at the course root (all optional)."""
+    title: str = "The JAX course"
+    repository: str = ""        # "owner/name" on GitHub that the published course is pushed to
+    branch: str = "main"
+    phases: dict[int, str] = field(default_factory=dict)   # phase number -> title
+
+    @classmethod
+    def read(cls, path: Path) -> "Settings":
+        if not path.is_file():
+            return cls()
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            publish = data.get("publish", {})
+            settings = cls(str(data.get("course", {}).get("title", cls.title)).strip(),
+                           str(publish.get("repository", "")).strip(), str(publish.get("branch", "main")).strip(),
+                           {int(number): str(title) for number, title in data.get("phases", {}).items()})
+        except (tomllib.TOMLDecodeError, AttributeError, ValueError) as exc:
+            raise CourseError(f"{path}: {exc}") from None
+        if settings.repository and (settings.repository.lower() in PLACEHOLDERS
+                                    or not GITHUB_REPOSITORY.match(settings.repository)):
+            raise CourseError(f"{path}: [publish] repository must be a real GitHub \"owner/name\", "
+                              f"not {settings.repository!r}")
+        if not BRANCH.match(settings.branch):
+            raise CourseError(f"{path}: [publish] branch {settings.branch!r} is not a usable branch name")
+        return settings
+
+    def colab_url(self, path: str) -> str | None:
+        """Colab's address for a notebook at `path` in the published repository, if there is one."""
+        if not self.repository:
+            return None
+        return f"https://colab.research.google.com/github/{self.repository}/blob/{self.branch}/{path}"
 
 
 @dataclass(frozen=True)
@@ -131,6 +171,9 @@ class Course:
     @property
     def db_url(self) -> str:
         return f"sqlite:///{self.gradebook}"
+
+    def settings(self) -> Settings:
+        return Settings.read(self.root / SETTINGS_FILE)
 
     def lessons(self) -> list[str]:
         """Every lesson folder under source/ that holds its own notebook, in course order."""

@@ -14,7 +14,7 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .course import COLAB_REPOSITORY, Course, CourseError
+from .course import Course, CourseError, Settings
 
 SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n?(.*?)### END SOLUTION", re.S)
 HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n?(.*?)### END HIDDEN TESTS", re.S)
@@ -97,20 +97,29 @@ if "google.colab" in sys.modules:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing], check=True)"""
 
 
-def colab_badge(lesson: str) -> str:
-    url = f"https://colab.research.google.com/github/{COLAB_REPOSITORY}/blob/main/release/{lesson}/{lesson}.ipynb"
-    return f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})"
+def release_path(lesson: str) -> str:
+    """Where a lesson's release notebook lives, in the course and in the published tree."""
+    return f"release/{lesson}/{lesson}.ipynb"
+
+
+def colab_badge(settings: Settings, lesson: str) -> str | None:
+    """The Open-in-Colab badge of a lesson, or None while the course names no repository."""
+    url = settings.colab_url(release_path(lesson))
+    return url and f"[![Open In Colab](https://colab.research.google.com/assets/colab-badge.svg)]({url})"
 
 
 class AddColabCells(NbGraderPreprocessor):
-    """Give each release an Open-in-Colab badge and a setup cell that installs only what is missing."""
+    """Give each release a setup cell that installs only what is missing, and an Open-in-Colab
+    badge when course.toml names the repository the course is published to."""
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
         lesson = resources["nbgrader"]["assignment"]
         declared = nb.metadata.get("jaxcourse", {}).get("packages", {})
         packages = sorted((module, name) for module, name in declared.items())
-        cells = [nbformat.v4.new_markdown_cell(colab_badge(lesson), id="colab-badge"),
-                 nbformat.v4.new_code_cell(COLAB_SETUP.format(packages=packages), id="colab-setup")]
+        badge = colab_badge(Course.at(self.config.CourseDirectory.root or ".").settings(), lesson)
+        cells = [nbformat.v4.new_code_cell(COLAB_SETUP.format(packages=packages), id="colab-setup")]
+        if badge:
+            cells.insert(0, nbformat.v4.new_markdown_cell(badge, id="colab-badge"))
         nb.cells[1:1] = cells
         return nb, resources
 
@@ -180,16 +189,26 @@ def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
 TABLE_START, TABLE_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
 
 
+def lesson_title(course: Course, lesson: str) -> str:
+    """The notebook's first level-one heading."""
+    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    return next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
+                 for line in cell.source.splitlines() if line.startswith("# ")), lesson)
+
+
+def open_link(settings: Settings, lesson: str) -> str:
+    """A Colab badge where the course has a published repository, else the release notebook's path."""
+    return colab_badge(settings, lesson) or f"[{release_path(lesson)}]({release_path(lesson)})"
+
+
 def lesson_table(course: Course) -> str:
-    """The README's lesson table, in course order: chapter, phase, id, title (the notebook's first
-    heading) and a Colab badge."""
+    """The README's lesson table, in course order: chapter, phase, id, title and where to open it."""
+    settings = course.settings()
     rows = ["| chapter | phase | lesson | title | open |", "|---|---|---|---|---|"]
     for lesson in course.lessons():
-        nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
         info = course.info(lesson)
-        title = next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
-                      for line in cell.source.splitlines() if line.startswith("# ")), lesson)
-        rows.append(f"| {info.chapter} | {info.phase:02d} | `{lesson}` | {title} | {colab_badge(lesson)} |")
+        rows.append(f"| {info.chapter} | {info.phase:02d} | `{lesson}` | {lesson_title(course, lesson)} "
+                    f"| {open_link(settings, lesson)} |")
     return "\n".join(rows)
 
 

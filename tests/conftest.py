@@ -55,10 +55,12 @@ def tiny(tmp_path_factory) -> Course:
 
 _TEMPLATE: list[Course] = []
 _LESSONS_TEMPLATE: list[Course] = []
+_RELEASED: set[str] = set()
 
 
-def lessons_template() -> Course:
-    """Every lesson and the resources, copied from the repository and released once per session.
+def lessons_template(lessons: list[str] | None = None) -> Course:
+    """A course holding copies of every lesson and the resources, each lesson released once per
+    session when first asked for (all of them by default).
 
     nbgrader creates a new gradebook in a subprocess (about 3 s), so lesson tests copy this
     course instead of releasing their own.
@@ -68,14 +70,18 @@ def lessons_template() -> Course:
         for lesson in LESSONS:
             shutil.copytree(REPO / "source" / lesson, course.source / lesson)
         shutil.copytree(REPO / "resources", course.root / "resources", ignore=shutil.ignore_patterns("__pycache__"))
-        release(course)
         _LESSONS_TEMPLATE.append(course)
-    return _LESSONS_TEMPLATE[0]
+    course = _LESSONS_TEMPLATE[0]
+    todo = [lesson for lesson in lessons or LESSONS if lesson not in _RELEASED]
+    if todo:
+        release(course, todo)
+        _RELEASED.update(todo)
+    return course
 
 
 def lesson_course(root: Path, lesson: str) -> Course:
     """A private copy of the released template holding `lesson` only (its source, release and gradebook)."""
-    template = lessons_template()
+    template = lessons_template([lesson])
     course = Course.at(root / "course")
     course.root.mkdir(parents=True)
     shutil.copytree(template.source / lesson, course.source / lesson)
@@ -107,3 +113,13 @@ def submit_solution(course: Course, student: str, lesson: str = "tiny", edit=Non
     if edit is not None:
         edit(nb)
     return fabricate.submit(course, student, lesson, nb)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Under `pytest -n N --dist loadgroup` (make test), what shares a fixture runs on one worker:
+    each lesson of tests/test_lessons.py is a group of its own, every other module is one group."""
+    for item in items:
+        lesson = getattr(getattr(item, "callspec", None), "params", {}).get("graded")
+        group = f"lesson-{lesson}" if lesson else item.path.stem
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -54,7 +54,15 @@ def test_generated_artefacts_match_a_fresh_regeneration():
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_exercise_script_runs_and_passes(lesson, tmp_path):
+def test_example_program_runs_and_passes(lesson, tmp_path):
+    """exercises/<id>.py is the lesson's "Run the example" cell, and its recorded output ends PASS too."""
+    source = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
+    example = [cell.id for cell in source.cells if "example" in cell.metadata.get("tags", [])]
+    assert len(example) == 1, f"{lesson}: one \"Run the example\" cell (tag `example`), found {example}"
+    recorded = read_recorded(SOURCE.source / lesson).get(example[0])
+    assert recorded, f"{lesson}: no recorded output for its example cell (run `jaxcourse record-figures {lesson}`)"
+    shown = "".join(out.get("text", "") for out in recorded if out.get("output_type") == "stream")
+    assert shown.rstrip().splitlines()[-1] == f"PASS: {lesson}"
     env = {**os.environ, "JAX_PLATFORMS": "cpu", "MPLBACKEND": "Agg"}
     done = subprocess.run([sys.executable, str(SOURCE.root / "exercises" / f"{lesson}.py")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
@@ -179,12 +187,16 @@ def test_readme_lesson_table_is_current():
 
 
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_release_opens_with_colab_badge_and_setup(lesson, tmp_path):
-    from jaxcourse.course import COLAB_REPOSITORY
+def test_release_opens_with_the_colab_setup_and_a_badge_only_where_configured(lesson, tmp_path):
     nb = nbformat.read(SOURCE.release / lesson / f"{lesson}.ipynb", as_version=4)
-    badge, setup = nb.cells[1], nb.cells[2]
-    assert badge.id == "colab-badge" and setup.id == "colab-setup"
-    assert f"github/{COLAB_REPOSITORY}/blob/main/release/{lesson}/{lesson}.ipynb" in badge.source
+    settings = SOURCE.settings()
+    badges = [cell for cell in nb.cells if "colab.research.google.com/github" in cell.source]
+    if settings.repository:
+        assert [cell.id for cell in nb.cells[1:3]] == ["colab-badge", "colab-setup"]
+        assert settings.colab_url(f"release/{lesson}/{lesson}.ipynb") in nb.cells[1].source
+    else:
+        assert not badges and nb.cells[1].id == "colab-setup", "no badge while course.toml names no repository"
+    setup = next(cell for cell in nb.cells if cell.get("id") == "colab-setup")
     # On "Colab" (a google.colab module is importable) with everything installed, it installs nothing.
     fake = tmp_path / "google" / "colab"
     fake.mkdir(parents=True)

@@ -1,0 +1,195 @@
+"""`jaxcourse publish DIR`: the course as students get it, with no solution, hidden test or mutant.
+
+The tree holds a README for students (lessons by phase, in course order), the release
+notebooks, each lesson's example program, the downloads, the TPU guides and a
+requirements.txt. An instructor pushes it as a public repository or branch; course.toml
+names it, so the Colab badges open the notebooks there.
+
+Before anything is written, every non-trivial line of every solution region, hidden-test
+region and mutant is searched for in every file that would be published (zips included).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+import nbformat
+
+from . import fabricate
+from .course import Course, CourseError
+from .release import lesson_title, open_link, release
+
+MARKER = ".jaxcourse-published"
+MANAGED = ("README.md", "requirements.txt", "release", "exercises", "downloads", "resources", MARKER)
+RESOURCES = ("resources/tpu-gcp",)
+REGION = re.compile(r"^[ \t]*### BEGIN (SOLUTION|HIDDEN TESTS)[^\n]*\n(.*?)^[ \t]*### END \1", re.M | re.S)
+SHORTEST_SECRET = 10   # characters, stripped: `return x` is no secret
+STUDENT_PACKAGES = ("jupyterlab",)
+
+
+def _lines(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if line.strip()}
+
+
+def _visible_and_secret(course: Course, lesson: str) -> tuple[set[str], set[str]]:
+    """Lines students may see (outside the regions) and lines they must not (inside, or in mutants)."""
+    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    visible, secret = set(), set()
+    for cell in nb.cells:
+        secret |= {line for match in REGION.finditer(cell.source) for line in _lines(match.group(2))}
+        visible |= _lines(REGION.sub("", cell.source))
+    for mutant in fabricate.mutants(course, lesson):
+        secret |= _lines(mutant.source)
+    return visible, secret
+
+
+def secret_lines(course: Course) -> dict[str, str]:
+    """Each non-trivial secret line of the course -> the lesson it belongs to.
+
+    Trivial: a comment, a line shorter than SHORTEST_SECRET, or a line some lesson shows
+    students anyway (a function's signature, an import).
+    """
+    visible, secrets = set(), {}
+    for lesson in course.lessons():
+        seen, hidden = _visible_and_secret(course, lesson)
+        visible |= seen
+        for line in hidden:
+            secrets.setdefault(line, lesson)
+    return {line: lesson for line, lesson in secrets.items()
+            if len(line) >= SHORTEST_SECRET and not line.startswith("#") and line not in visible}
+
+
+def _texts(path: Path) -> list[tuple[str, str]]:
+    """(where, text) for a published file: a notebook's cells and outputs, a zip's members, or the file."""
+    if path.suffix == ".zip":
+        with zipfile.ZipFile(path) as archive:
+            return [(f"{path}:{name}", archive.read(name).decode("utf-8", "replace")) for name in archive.namelist()]
+    text = path.read_bytes().decode("utf-8", "replace")
+    if path.suffix == ".ipynb":
+        nb = nbformat.reads(text, as_version=4)
+        parts = [cell.source for cell in nb.cells]
+        parts += [str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", ""))
+                  for cell in nb.cells for out in cell.get("outputs", [])]
+        return [(str(path), "\n".join(parts))]
+    return [(str(path), text)]
+
+
+def find_secrets(course: Course, tree: Path) -> list[str]:
+    """Every secret line found in a file under `tree`, as "where: line (lesson)"."""
+    secrets = secret_lines(course)
+    found = []
+    for path in sorted(p for p in tree.rglob("*") if p.is_file() and ".git" not in p.relative_to(tree).parts):
+        for where, text in _texts(path):
+            found += [f"{where}: {line!r} (from {secrets[line]})" for line in sorted(_lines(text) & secrets.keys())]
+    return found
+
+
+def _pins(course: Course) -> dict[str, str]:
+    pins_file = course.root / "requirements-cpu.txt"
+    pins = {}
+    for line in pins_file.read_text().splitlines() if pins_file.is_file() else []:
+        name, sep, version = line.split("#", 1)[0].strip().partition("==")
+        if sep:
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = f"{name.strip()}=={version.strip()}"
+    return pins
+
+
+def requirements(course: Course) -> str:
+    """What a student installs to run every lesson locally, at the course's tested versions."""
+    pins = _pins(course)
+    names = {name for lesson in course.lessons() for name in course.info(lesson).packages.values()}
+    names |= set(STUDENT_PACKAGES)
+    wanted = sorted(pins.get(re.sub(r"[-_.]+", "-", name).lower(), name) for name in names)
+    return "# Everything the lessons import, at the versions the course is tested with.\n" + "\n".join(wanted) + "\n"
+
+
+def student_readme(course: Course) -> str:
+    settings = course.settings()
+    lessons = course.lessons()
+    phases: dict[int, list[str]] = {}
+    for lesson in lessons:
+        phases.setdefault(course.info(lesson).phase, []).append(lesson)
+    colab = ("click a lesson's **Open in Colab** badge below; the notebook's first code cell installs anything "
+             "Colab lacks. Save a copy to your Drive, work it, then download it (File → Download → .ipynb) "
+             "and hand in that file" if settings.repository else
+             "upload a notebook from `release/` (File → Upload notebook), work it, then download it "
+             "(File → Download → .ipynb) and hand in that file")
+    parts = [f"# {settings.title}", "",
+             "Lessons in JAX as Jupyter notebooks that you run and answer yourself. Each lesson explains one "
+             "idea, shows it in a figure and a worked program, lets you experiment, and ends with graded "
+             "exercises. The visible checks in each notebook tell you how you are doing; hidden tests grade "
+             "the notebook you hand in, on the platform your course grades on (CPU, GPU or TPU).", "",
+             "## How to work a lesson", "",
+             f"- **In Google Colab:** {colab}.",
+             "- **On your own machine:** `python3 -m venv .venv && .venv/bin/pip install -r requirements.txt`, "
+             "then `.venv/bin/jupyter lab release/`.",
+             "- Work from top to bottom. Before you hand a notebook in, restart its kernel and run every cell.",
+             "- Each lesson's worked program is also a plain script: `JAX_PLATFORMS=cpu python exercises/<lesson>.py` "
+             "runs it and ends with `PASS: <lesson>`.", "",
+             "## Lessons", ""]
+    for phase in sorted(phases):
+        title = settings.phases.get(phase)
+        parts += [f"### Phase {phase:02d}" + (f": {title}" if title else ""), "",
+                  "| chapter | lesson | title | open | example program |", "|---|---|---|---|---|"]
+        for lesson in phases[phase]:
+            script = f"exercises/{lesson}.py"
+            parts.append(f"| {course.info(lesson).chapter} | `{lesson}` | {lesson_title(course, lesson)} "
+                         f"| {open_link(settings, lesson)} | [{script}]({script}) |")
+        parts.append("")
+    zips = sorted((course.root / "downloads").glob("*.zip")) if (course.root / "downloads").is_dir() else []
+    if zips:
+        parts += ["## Downloads", ""] + [f"- [downloads/{z.name}](downloads/{z.name})" for z in zips] + [""]
+    return "\n".join(parts)
+
+
+def _stage(course: Course, stage: Path) -> None:
+    """Write the published tree into an empty folder."""
+    for lesson in course.lessons():
+        shutil.copytree(course.release / lesson, stage / "release" / lesson)
+        script = course.root / "exercises" / f"{lesson}.py"
+        if script.is_file():
+            (stage / "exercises").mkdir(exist_ok=True)
+            shutil.copy2(script, stage / "exercises" / script.name)
+    if (course.root / "downloads").is_dir():
+        shutil.copytree(course.root / "downloads", stage / "downloads")
+    for folder in RESOURCES:
+        if (course.root / folder).is_dir():
+            shutil.copytree(course.root / folder, stage / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (stage / "README.md").write_text(student_readme(course))
+    (stage / "requirements.txt").write_text(requirements(course))
+    (stage / MARKER).write_text("Written by `jaxcourse publish`; the next publish replaces: "
+                                + ", ".join(MANAGED) + "\n")
+
+
+def publish(course: Course, target: Path) -> list[Path]:
+    """Release every lesson, then write the student tree to `target`; refuse if anything secret is in it.
+
+    `target` must be empty, missing, or an earlier publish (anything else there, such as .git
+    or a LICENSE, is kept).
+    """
+    target = target.resolve()
+    if target == course.root or course.root in target.parents:
+        raise CourseError(f"publish outside the course folder, not into {target}")
+    if target.exists() and any(target.iterdir()) and not (target / MARKER).is_file():
+        raise CourseError(f"{target} is not empty and not an earlier `jaxcourse publish`: nothing was written")
+    release(course)
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-publish-") as scratch:
+        stage = Path(scratch) / "course"
+        stage.mkdir()
+        _stage(course, stage)
+        leaked = find_secrets(course, stage)
+        if leaked:
+            raise CourseError("the published course would hold solutions or hidden tests:\n  " + "\n  ".join(leaked[:20]))
+        target.mkdir(parents=True, exist_ok=True)
+        for name in MANAGED:
+            old = target / name
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old)
+            elif old.exists() or old.is_symlink():
+                old.unlink()
+        for entry in sorted(stage.iterdir()):
+            shutil.move(str(entry), target / entry.name)
+    return sorted(p for p in target.rglob("*") if p.is_file() and ".git" not in p.relative_to(target).parts)

@@ -1,0 +1,147 @@
+"""`jaxcourse publish`: the student edition holds no solution, hidden test or mutant, and its
+Colab badges follow the course setting (or are absent)."""
+import re
+import shutil
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import LESSONS, lessons_template
+from jaxcourse.course import Course, CourseError, Settings
+from jaxcourse.publish import MARKER, find_secrets, publish, secret_lines
+
+# Colab opens a notebook on GitHub at /github/<owner>/<repo>/blob/<branch>/<path>.ipynb.
+COLAB_GITHUB = re.compile(r"^https://colab\.research\.google\.com/github/[A-Za-z0-9-]+/[A-Za-z0-9._-]+/blob/"
+                          r"[A-Za-z0-9._/-]+/[A-Za-z0-9._/-]+\.ipynb$")
+BADGE_URL = re.compile(r"\(\s*(https://colab\.research\.google\.com/github/[^)\s]+)\)")
+
+
+def course_copy(root: Path, repository: str = "") -> Course:
+    """Every lesson, released, in a scratch course; `repository` goes into its course.toml."""
+    shutil.copytree(lessons_template().root, root / "course", symlinks=True)
+    course = Course.at(root / "course")
+    (course.root / "course.toml").write_text(f'[publish]\nrepository = "{repository}"\n[phases]\n1 = "Arrays"\n')
+    return course
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory):
+    root = tmp_path_factory.mktemp("publish")
+    course = course_copy(root, repository="jax-course-org/jax-course")
+    target = root / "student"
+    publish(course, target)
+    return course, target
+
+
+def test_the_published_tree_holds_what_students_need_and_nothing_else(published):
+    course, target = published
+    top = sorted(p.name for p in target.iterdir())
+    assert top == sorted([MARKER, "README.md", "downloads", "exercises", "release", "requirements.txt", "resources"])
+    for lesson in LESSONS:
+        assert (target / "release" / lesson / f"{lesson}.ipynb").is_file()
+        assert (target / "exercises" / f"{lesson}.py").read_text().rstrip().endswith(f'print("PASS: {lesson}")')
+    names = [p.name for p in target.rglob("*")]
+    assert not {"source", "mutants", "recorded-outputs.json", "gradebook.db", ".jaxcourse"} & set(names)
+    assert not list(target.rglob("*.ipynb")) or all("release" in p.parts for p in target.rglob("*.ipynb"))
+    requirements = (target / "requirements.txt").read_text()
+    assert "jax==" in requirements and "jupyterlab==" in requirements and "nbgrader" not in requirements
+
+
+def test_no_solution_hidden_test_or_mutant_line_is_published(published):
+    course, target = published
+    secrets = secret_lines(course)
+    assert {lesson for lesson in secrets.values()} == set(LESSONS), "every lesson has secret lines to look for"
+    assert find_secrets(course, target) == []
+
+
+def test_the_secret_search_finds_a_planted_line_in_a_notebook_and_in_a_zip(published, tmp_path):
+    course, target = published
+    secrets = secret_lines(course)
+    solution_line = next(line for line, lesson in secrets.items() if lesson == LESSONS[0])
+    tree = tmp_path / "tree"
+    shutil.copytree(target, tree)
+    nb_path = tree / "release" / LESSONS[0] / f"{LESSONS[0]}.ipynb"
+    nb = nbformat.read(nb_path, as_version=4)
+    nb.cells[-1].source += "\n    " + solution_line
+    nbformat.write(nb, nb_path)
+    hidden_line = next(line for line, lesson in secrets.items() if lesson == LESSONS[-1])
+    with zipfile.ZipFile(tree / "downloads" / "planted.zip", "w") as archive:
+        archive.writestr("notes/answers.py", f"x = 1\n{hidden_line}\n")
+    found = find_secrets(course, tree)
+    assert len(found) == 2, found
+    assert "planted.zip:notes/answers.py" in found[0] + found[1]
+
+
+def test_the_students_readme_lists_lessons_by_phase_in_course_order_with_badges(published):
+    course, target = published
+    readme = (target / "README.md").read_text()
+    positions = [readme.index(f"`{lesson}`") for lesson in LESSONS]
+    assert positions == sorted(positions), "course order"
+    assert "### Phase 01: Arrays" in readme and "### Phase 02" in readme
+    urls = BADGE_URL.findall(readme)
+    assert len(urls) == len(LESSONS) and all(COLAB_GITHUB.match(url) for url in urls), urls
+    assert urls[0].endswith(f"jax-course-org/jax-course/blob/main/release/{LESSONS[0]}/{LESSONS[0]}.ipynb")
+    for lesson in LESSONS:
+        nb = nbformat.read(target / "release" / lesson / f"{lesson}.ipynb", as_version=4)
+        assert nb.cells[1].id == "colab-badge"
+        assert BADGE_URL.findall(nb.cells[1].source) == [urls[LESSONS.index(lesson)]]
+
+
+def test_without_a_repository_nothing_carries_a_badge(tmp_path):
+    course = course_copy(tmp_path)
+    publish(course, tmp_path / "student")
+    readme = (tmp_path / "student" / "README.md").read_text()
+    assert "colab.research.google.com/github" not in readme and "OWNER" not in readme
+    assert f"[release/{LESSONS[0]}/{LESSONS[0]}.ipynb]" in readme
+    for path in (tmp_path / "student" / "release").rglob("*.ipynb"):
+        assert "colab.research.google.com/github" not in path.read_text()
+
+
+def test_publish_refuses_a_foreign_folder_and_keeps_what_it_does_not_manage(tmp_path):
+    course = course_copy(tmp_path)
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "thesis.tex").write_text("mine")
+    with pytest.raises(CourseError, match="not empty"):
+        publish(course, foreign)
+    assert (foreign / "thesis.tex").read_text() == "mine" and len(list(foreign.iterdir())) == 1
+    with pytest.raises(CourseError, match="outside the course"):
+        publish(course, course.root / "student")
+    target = tmp_path / "student"
+    publish(course, target)
+    (target / ".git").mkdir()
+    (target / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (target / "release" / "stale-lesson").mkdir()
+    publish(course, target)
+    assert (target / ".git" / "HEAD").is_file() and not (target / "release" / "stale-lesson").exists()
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("toml, problem", [
+    ('[publish]\nrepository = "OWNER/REPO"\n', "real GitHub"),
+    ('[publish]\nrepository = "owner/repo"\n', "real GitHub"),
+    ('[publish]\nrepository = "just-a-name"\n', "real GitHub"),
+    ('[publish]\nrepository = "a/b/c"\n', "real GitHub"),
+    ('[publish]\nrepository = "-x/y"\n', "real GitHub"),
+    ('[publish]\nrepository = "jax-ml/jax"\nbranch = "-f"\n', "branch"),
+    ('[publish]\nrepository = "jax-ml/jax"\nbranch = "a..b"\n', "branch"),
+    ('[publish\n', "course.toml"),
+    ('[phases]\none = "x"\n', "course.toml"),
+])
+def test_course_settings_refuse_placeholders_and_unusable_names(tmp_path, toml, problem):
+    (tmp_path / "course.toml").write_text(toml)
+    with pytest.raises(CourseError, match=problem):
+        Settings.read(tmp_path / "course.toml")
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("repository, branch", [("jax-ml/jax", "main"), ("a/b.c", "gh-pages"),
+                                                ("course-org/jax-course", "students/2026")])
+def test_colab_urls_follow_colabs_github_scheme(tmp_path, repository, branch):
+    (tmp_path / "course.toml").write_text(f'[publish]\nrepository = "{repository}"\nbranch = "{branch}"\n')
+    url = Settings.read(tmp_path / "course.toml").colab_url("release/x-01/x-01.ipynb")
+    assert COLAB_GITHUB.match(url) and url == (f"https://colab.research.google.com/github/{repository}/blob/"
+                                               f"{branch}/release/x-01/x-01.ipynb")
+    assert Settings.read(tmp_path / "missing.toml").colab_url("release/x-01/x-01.ipynb") is None
