@@ -35,7 +35,7 @@ demo: $(STAMP) sandbox-deps
 # Two pytest workers: much of the suite waits (kernels starting, timeouts running out) on one core.
 TEST_JOBS ?= 2
 test: $(STAMP) sandbox-deps browser-deps
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
 
 # The fast tier: the pure core, table-driven, no kernels (about a minute).
 check: $(STAMP)

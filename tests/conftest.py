@@ -115,11 +115,20 @@ def submit_solution(course: Course, student: str, lesson: str = "tiny", edit=Non
     return fabricate.submit(course, student, lesson, nb)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Under `pytest -n N --dist loadgroup` (make test), what shares a fixture runs on one worker:
-    each lesson of tests/test_lessons.py is a group of its own, every other module is one group."""
-    for item in items:
-        lesson = getattr(getattr(item, "callspec", None), "params", {}).get("graded")
-        group = f"lesson-{lesson}" if lesson else item.path.stem
-        item.add_marker(pytest.mark.xdist_group(group))
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """Under `pytest -n N` (make test), what shares a fixture runs on one worker: each lesson of
+    tests/test_lessons.py is a unit of its own, every other module is one unit.
+
+    (xdist's own `--dist loadgroup` marks have no effect with pytest 9.2, which no longer reads
+    the `_nodeid` that xdist 3.8 rewrites.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByLessonOrModule(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module, _, test = nodeid.partition("::")
+            if module.endswith("test_lessons.py") and "[" in test:
+                return f"{module}[{test.split('[', 1)[1]}"
+            return module
+
+    return ByLessonOrModule(config, log)

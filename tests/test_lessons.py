@@ -12,9 +12,7 @@ from jaxcourse.mutation import check_mutants
 from notebook_errors import unfinished_release_problems
 
 
-@pytest.fixture(scope="module", params=LESSONS)
-def graded(request, tmp_path_factory):
-    lesson = request.param
+def graded_lesson(lesson: str, tmp_path_factory):
     course = lesson_course(tmp_path_factory.mktemp(lesson), lesson)
     released = release_nb(course, lesson)
     found = fabricate.mutants(course, lesson)
@@ -27,6 +25,24 @@ def graded(request, tmp_path_factory):
     rows = grade(course, lesson, compilation_cache=False)
     untouched = nbformat.read(course.autograded / "untouched" / lesson / f"{lesson}.ipynb", as_version=4)
     return lesson, found, sample, rows, verdicts, untouched
+
+
+_GRADED: dict[str, tuple] = {}
+
+
+@pytest.fixture(params=LESSONS)
+def graded(request, tmp_path_factory):
+    """Each lesson graded once per session (a failure too), however pytest or xdist orders the tests."""
+    lesson = request.param
+    if lesson not in _GRADED:
+        try:
+            _GRADED[lesson] = (graded_lesson(lesson, tmp_path_factory), None)
+        except Exception as exc:  # noqa: BLE001 - every test of the lesson reports it, without a re-run
+            _GRADED[lesson] = (None, exc)
+    result, error = _GRADED[lesson]
+    if error is not None:
+        raise error
+    return result
 
 
 def test_solution_scores_full_marks(graded):

@@ -12,6 +12,8 @@ def device_receipt(y, reference, requested):
         "output_platforms": sorted({d.platform for d in y.devices()}),
         "device_kinds": sorted({d.device_kind for d in jax.devices()}),
         "device_count": jax.device_count(),
+        "process_index": jax.process_index(),
+        "process_count": jax.process_count(),
         "jax": jax.__version__,
         "jaxlib": jaxlib.__version__,
         "python": platform.python_version(),

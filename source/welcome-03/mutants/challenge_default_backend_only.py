@@ -1,0 +1,25 @@
+# replaces: challenge-solution
+# fails: challenge-test
+def device_receipt(y, reference, requested):
+    # platform_matches trusts jax.default_backend() alone and never asks where y actually lives.
+    if np.shape(reference) != y.shape:
+        raise ValueError("shape mismatch")
+    y = y.block_until_ready()
+    observed = jax.default_backend()
+    error = np.abs(np.asarray(y) - np.asarray(reference))
+    return {
+        "requested": requested,
+        "observed": observed,
+        "output_platforms": sorted({d.platform for d in y.devices()}),
+        "device_kinds": sorted({d.device_kind for d in jax.devices()}),
+        "device_count": jax.device_count(),
+        "process_index": jax.process_index(),
+        "process_count": jax.process_count(),
+        "jax": jax.__version__,
+        "jaxlib": jaxlib.__version__,
+        "python": platform.python_version(),
+        "shape": list(y.shape),
+        "dtype": str(y.dtype),
+        "max_abs_error": float(np.max(error)) if error.size else 0.0,
+        "platform_matches": observed == requested,
+    }
