@@ -26,7 +26,9 @@ MARKER = ".jaxcourse-published"
 MANAGED = ("README.md", "requirements.txt", "release", "exercises", "downloads", "resources", MARKER)
 RESOURCES = ("resources/tpu-gcp",)
 REGION = re.compile(r"^[ \t]*### BEGIN (SOLUTION|HIDDEN TESTS)[^\n]*\n(.*?)^[ \t]*### END \1", re.M | re.S)
-SHORTEST_SECRET = 10   # characters, stripped: `return x` is no secret
+SHORTEST_SECRET = 12   # characters, stripped: `return x` is no secret
+# Lines no answer hides in: imports, and returning a bare name.
+GENERIC = re.compile(r"^(import |from \S+ import |return [A-Za-z_][A-Za-z0-9_.]*$|pass$|else:$|try:$)")
 STUDENT_PACKAGES = ("jupyterlab",)
 
 
@@ -46,20 +48,33 @@ def _visible_and_secret(course: Course, lesson: str) -> tuple[set[str], set[str]
     return visible, secret
 
 
+def public_lines(course: Course) -> set[str]:
+    """Lines of what the course publishes as written: the guides in RESOURCES and the lessons' downloads."""
+    folders = [course.root / folder for folder in RESOURCES]
+    folders += [course.source / lesson / "downloads" for lesson in course.lessons()]
+    lines = set()
+    for folder in folders:
+        for path in folder.rglob("*") if folder.is_dir() else []:
+            if path.is_file() and "__pycache__" not in path.parts:
+                lines |= _lines(path.read_bytes().decode("utf-8", "replace"))
+    return lines
+
+
 def secret_lines(course: Course) -> dict[str, str]:
     """Each non-trivial secret line of the course -> the lesson it belongs to.
 
-    Trivial: a comment, a line shorter than SHORTEST_SECRET, or a line some lesson shows
-    students anyway (a function's signature, an import).
+    Trivial: a comment, a line shorter than SHORTEST_SECRET, an import or other GENERIC line,
+    or a line students see anyway (outside a lesson's regions, in the guides or downloads).
     """
-    visible, secrets = set(), {}
+    visible, secrets = public_lines(course), {}
     for lesson in course.lessons():
         seen, hidden = _visible_and_secret(course, lesson)
         visible |= seen
         for line in hidden:
             secrets.setdefault(line, lesson)
     return {line: lesson for line, lesson in secrets.items()
-            if len(line) >= SHORTEST_SECRET and not line.startswith("#") and line not in visible}
+            if len(line) >= SHORTEST_SECRET and not line.startswith("#") and not GENERIC.match(line)
+            and line not in visible}
 
 
 def _texts(path: Path) -> list[tuple[str, str]]:
