@@ -20,7 +20,7 @@ import nbformat
 
 from . import fabricate
 from .course import Course, CourseError
-from .release import lesson_title, open_link, release
+from .release import lesson_title, open_link, read_recorded, release
 
 MARKER = ".jaxcourse-published"
 MANAGED = ("README.md", "requirements.txt", "release", "exercises", "downloads", "resources", MARKER)
@@ -37,12 +37,15 @@ def _lines(text: str) -> set[str]:
 
 
 def _visible_and_secret(course: Course, lesson: str) -> tuple[set[str], set[str]]:
-    """Lines students may see (outside the regions) and lines they must not (inside, or in mutants)."""
+    """Lines students may see (outside the regions, and the recorded outputs) and lines they must
+    not (inside the regions, or in mutants)."""
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     visible, secret = set(), set()
     for cell in nb.cells:
         secret |= {line for match in REGION.finditer(cell.source) for line in _lines(match.group(2))}
         visible |= _lines(REGION.sub("", cell.source))
+    for outputs in read_recorded(course.source / lesson).values():
+        visible |= {line for out in outputs for line in _lines(_output_text(out))}
     for mutant in fabricate.mutants(course, lesson):
         secret |= _lines(mutant.source)
     return visible, secret
@@ -77,6 +80,11 @@ def secret_lines(course: Course) -> dict[str, str]:
             and line not in visible}
 
 
+def _output_text(output: dict) -> str:
+    data = output.get("data", {})
+    return "".join(output.get("text", "")) + "".join(data.get("text/plain", ""))
+
+
 def _texts(path: Path) -> list[tuple[str, str]]:
     """(where, text) for a published file: a notebook's cells and outputs, a zip's members, or the file."""
     if path.suffix == ".zip":
@@ -86,8 +94,7 @@ def _texts(path: Path) -> list[tuple[str, str]]:
     if path.suffix == ".ipynb":
         nb = nbformat.reads(text, as_version=4)
         parts = [cell.source for cell in nb.cells]
-        parts += [str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", ""))
-                  for cell in nb.cells for out in cell.get("outputs", [])]
+        parts += [_output_text(out) for cell in nb.cells for out in cell.get("outputs", [])]
         return [(str(path), "\n".join(parts))]
     return [(str(path), text)]
 
