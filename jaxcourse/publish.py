@@ -19,12 +19,13 @@ from pathlib import Path
 import nbformat
 
 from . import fabricate
+from .artefacts import RESOURCE_ZIPS
 from .course import Course, CourseError
 from .release import lesson_title, open_link, read_recorded, release
 
 MARKER = ".jaxcourse-published"
 MANAGED = ("README.md", "requirements.txt", "release", "exercises", "downloads", "resources", MARKER)
-RESOURCES = ("resources/tpu-gcp",)
+RESOURCES = tuple(RESOURCE_ZIPS.values())   # the course-wide guides, published as folders too
 REGION = re.compile(r"^[ \t]*### BEGIN (SOLUTION|HIDDEN TESTS)[^\n]*\n(.*?)^[ \t]*### END \1", re.M | re.S)
 SHORTEST_SECRET = 12   # characters, stripped: `return x` is no secret
 # Lines no answer hides in: imports, and returning a bare name.
@@ -161,9 +162,12 @@ def student_readme(course: Course) -> str:
             parts.append(f"| {course.info(lesson).chapter} | `{lesson}` | {lesson_title(course, lesson)} "
                          f"| {open_link(settings, lesson)} | [{script}]({script}) |")
         parts.append("")
-    zips = sorted((course.root / "downloads").glob("*.zip")) if (course.root / "downloads").is_dir() else []
-    if zips:
-        parts += ["## Downloads", ""] + [f"- [downloads/{z.name}](downloads/{z.name})" for z in zips] + [""]
+    zips = [f"{folder.name}.zip" for lesson in lessons for folder in
+            sorted(p for p in (course.source / lesson / "downloads").glob("*") if p.is_dir())]
+    zips += [f"{name}.zip" for name in RESOURCE_ZIPS]
+    zips = [name for name in zips if (course.root / "downloads" / name).is_file()]
+    if zips:  # in course order: the lessons' downloads, then the course-wide guides
+        parts += ["## Downloads", ""] + [f"- [downloads/{name}](downloads/{name})" for name in zips] + [""]
     return "\n".join(parts)
 
 
