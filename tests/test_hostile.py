@@ -216,20 +216,28 @@ def limited(tmp_path_factory):
     spin = "def column_sums(table):\n    while True:\n        pass\n"
     stubborn = ("import signal, time\ndef column_sums(table):\n    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
                 "    time.sleep(10**6)\n")
-    hog = ("import numpy as np\ndef column_sums(table):\n    hog = np.ones((2**30 // 8) * 3)\n"
-           "    return table.sum(axis=0)\n")
     forks = ("import subprocess\nstarted = []\nfor _ in range(600):\n    try:\n"
              "        started.append(subprocess.Popen(['sleep', '30']))\n    except OSError:\n        break\n"
              "print('STARTED', len(started))\n")
     flood = "import sys\nfor _ in range(400):\n    sys.stdout.write('x' * 100_000 + '\\n')\n"
     submit_solution(course, "spin", edit=answer(spin))
     submit_solution(course, "stubborn", edit=answer(stubborn))
-    submit_solution(course, "hog", edit=answer(hog))
     submit_solution(course, "forks", edit=prepend(forks))
     submit_solution(course, "flood", edit=prepend(flood))
     limits = Limits(cell_timeout=8, notebook_timeout=300, memory_bytes=1536 * 2**20, max_processes=64,
                     output_bytes=2 * 2**20)
     return course, grade(course, "tiny", limits=limits)
+
+
+@pytest.fixture(scope="module")
+def hogged(tmp_path_factory):
+    """A 3 GiB allocation under a 1.5 GiB cap, alone, with a cell timeout it never needs: on a
+    loaded machine the cap must still be what stops it."""
+    course = fresh_tiny(tmp_path_factory.mktemp("hog"))
+    hog = ("import numpy as np\ndef column_sums(table):\n    hog = np.ones((2**30 // 8) * 3)\n"
+           "    return table.sum(axis=0)\n")
+    submit_solution(course, "hog", edit=answer(hog))
+    return grade(course, "tiny", limits=Limits(cell_timeout=120, memory_bytes=1536 * 2**20))["hog"]
 
 
 @pytest.fixture(scope="module")
@@ -258,8 +266,8 @@ def test_notebook_wall_clock_limit(slow):
     assert "notebook ran longer than 45s" in rows["checkpoint-test"]["detail"]
 
 
-def test_memory_cap(limited):
-    rows = by_id(limited[1]["hog"])
+def test_memory_cap(hogged):
+    rows = by_id(hogged)
     assert rows["sums-test"]["status"] == "error" and rows["sums-test"]["points"] == "0"
     assert "memory limit of 1536 MiB" in rows["sums-test"]["detail"]
 

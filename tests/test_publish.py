@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import LESSONS, lessons_template
+from conftest import LESSONS, REPO, lessons_template
 from jaxcourse.course import Course, CourseError, Settings
 from jaxcourse.publish import MARKER, find_secrets, publish, secret_lines
 
@@ -22,6 +22,7 @@ def course_copy(root: Path, repository: str = "") -> Course:
     """Every lesson, released, in a scratch course; `repository` goes into its course.toml."""
     shutil.copytree(lessons_template().root, root / "course", symlinks=True)
     course = Course.at(root / "course")
+    shutil.copy2(REPO / "requirements-cpu.txt", course.root)  # the pins the student requirements follow
     (course.root / "course.toml").write_text(f'[publish]\nrepository = "{repository}"\n[phases]\n1 = "Arrays"\n')
     return course
 
