@@ -110,22 +110,27 @@ def find_secrets(course: Course, tree: Path) -> list[str]:
     return found
 
 
-def _pins(course: Course) -> dict[str, str]:
-    pins_file = course.root / "requirements-cpu.txt"
+def canonical(name: str) -> str:
+    """A distribution name as PEP 503 compares them (extras dropped)."""
+    return re.sub(r"[-_.]+", "-", name.split("[", 1)[0]).lower()
+
+
+def read_pins(path: Path) -> dict[str, str]:
+    """Canonical name -> version, from a pip freeze such as requirements-cpu.txt (empty if absent)."""
     pins = {}
-    for line in pins_file.read_text().splitlines() if pins_file.is_file() else []:
+    for line in path.read_text().splitlines() if path.is_file() else []:
         name, sep, version = line.split("#", 1)[0].strip().partition("==")
         if sep:
-            pins[re.sub(r"[-_.]+", "-", name).lower()] = f"{name.strip()}=={version.strip()}"
+            pins[canonical(name)] = version.strip()
     return pins
 
 
 def requirements(course: Course) -> str:
     """What a student installs to run every lesson locally, at the course's tested versions."""
-    pins = _pins(course)
+    pins = read_pins(course.root / "requirements-cpu.txt")
     names = {name for lesson in course.lessons() for name in course.info(lesson).packages.values()}
     names |= set(STUDENT_PACKAGES)
-    wanted = sorted(pins.get(re.sub(r"[-_.]+", "-", name).lower(), name) for name in names)
+    wanted = sorted(f"{name}=={pins[canonical(name)]}" if canonical(name) in pins else name for name in names)
     return "# Everything the lessons import, at the versions the course is tested with.\n" + "\n".join(wanted) + "\n"
 
 

@@ -39,6 +39,7 @@ from conftest import LESSONS, REPO
 from notebook_errors import describe_error, error_of
 from jaxcourse import fabricate
 from jaxcourse.course import Course
+from jaxcourse.publish import canonical, read_pins
 
 COURSE = Course.at(REPO)
 PINS = REPO / "requirements-cpu.txt"   # a full pip freeze of the course environment
@@ -49,11 +50,6 @@ CELL_TIMEOUT = 120
 BUILD_TIMEOUT = 1800                   # one pip install, from a cold cache on a slow line
 PIP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?$")
 CHECK_ID = "portability-check"
-
-
-def canonical(name: str) -> str:
-    """A distribution name as PEP 503 compares them (extras dropped)."""
-    return re.sub(r"[-_.]+", "-", name.split("[", 1)[0]).lower()
 
 
 def inside_repo(path: str | os.PathLike) -> bool:
@@ -78,12 +74,7 @@ def pip_names(nb: nbformat.NotebookNode) -> tuple[str, ...]:
 
 
 def pins() -> dict[str, str]:
-    found = {}
-    for line in PINS.read_text().splitlines():
-        name, sep, version = line.split("#", 1)[0].strip().partition("==")
-        if sep:
-            found[canonical(name)] = version.strip()
-    return found
+    return read_pins(PINS)
 
 
 # ---------------------------------------------------------------------------------------------
