@@ -73,7 +73,8 @@ class Local:
         return default_workers(platform)
 
     def single(self, options: Options, lesson_env: dict[str, str]) -> Executor:
-        spec = SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0, lesson_env), options.sandbox)
+        spec = SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0, lesson_env), options.sandbox,
+                           draw_figures=options.draw_figures)
         return Sandbox(spec).run
 
     def executors(self, options: Options, workers: int, runs: int, lesson_env: dict[str, str],

@@ -7,6 +7,7 @@ import sys
 import time
 import warnings
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import nbformat
@@ -183,7 +184,7 @@ def cmd_clean_source(args) -> int:
 
 
 def cmd_record_figures(args) -> int:
-    course, options = _course(args), _options(args)
+    course, options = _course(args), replace(_options(args), draw_figures=True)
     for lesson in course.select(args.lessons):
         path = course.lesson_notebook(lesson)
         executed = trusted_run(course, lesson, options)["notebook"]

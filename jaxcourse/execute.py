@@ -29,6 +29,8 @@ from . import safefs
 KERNEL_DIR = Path(__file__).parent / "kernel"
 SANDBOX_HOME = "/home/student"
 SANDBOX_GRADER = "/grader"
+# kernel/figures/jaxcourse_figures.py: a matplotlib backend that builds figures but never draws them.
+UNDRAWN_FIGURES = {"MPLBACKEND": "module://jaxcourse_figures"}
 SANDBOX_CACHE = "/grader/jax-cache"
 OUT_ENTRIES = 1000  # files and folders the output folder may hold; the runner writes one
 GPU_CONTROL_NODES = ("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset")
@@ -101,6 +103,7 @@ class SandboxSpec:
     sandbox: bool = True                                      # False: trusted notebooks only
     preimport: tuple[str, ...] = ()
     cache: "CompilationCache | None" = None
+    draw_figures: bool = False  # only to record a lesson's figures; graded runs skip the drawing
 
 
 def bwrap_path() -> str | None:
@@ -385,6 +388,8 @@ class Sandbox:
         if spec.sandbox:
             if spec.cache is not None:
                 env.update(spec.cache.env())
+            if not spec.draw_figures:
+                env.update(UNDRAWN_FIGURES, PYTHONPATH=f"{SANDBOX_GRADER}/kernel/figures")
             prefix = bwrap_command(spec.platform, workdir, limits, env, spec.cache, spec.device_env)
             runner, source, target = (f"{SANDBOX_GRADER}/kernel/run_notebook.py",
                                       f"{SANDBOX_GRADER}/in/submission.ipynb", f"{SANDBOX_GRADER}/out/executed.ipynb")
@@ -393,6 +398,8 @@ class Sandbox:
             home = workdir / "home"
             home.mkdir()
             env["HOME"] = str(home)
+            if not spec.draw_figures:
+                env.update(UNDRAWN_FIGURES, PYTHONPATH=str(KERNEL_DIR / "figures"))
             prefix = []
             runner, source, target = (str(KERNEL_DIR / "run_notebook.py"),
                                       str(workdir / "in" / "submission.ipynb"), str(workdir / "out" / "executed.ipynb"))

@@ -47,6 +47,7 @@ class Options:
     warm: bool = True            # start each worker's next sandbox while it grades
     preimport: tuple[str, ...] = PREIMPORT
     compilation_cache: bool = True
+    draw_figures: bool = False   # True to record figures; graded runs never look at them
     backend: str = "local"       # or "ray"
     ray_address: str | None = None
     log: callable = print

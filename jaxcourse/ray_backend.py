@@ -56,8 +56,9 @@ def _placement(platform: str, lesson_env: dict[str, str]) -> dict[str, str]:
 
 
 def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...],
-             lesson_env: dict[str, str]) -> Execution:
-    return Sandbox(SandboxSpec(platform, limits, _placement(platform, lesson_env), sandbox, preimport)).run(nb)
+             lesson_env: dict[str, str], draw_figures: bool) -> Execution:
+    return Sandbox(SandboxSpec(platform, limits, _placement(platform, lesson_env), sandbox, preimport,
+                               draw_figures=draw_figures)).run(nb)
 
 
 def _preflight(platform: str) -> str:
@@ -79,7 +80,7 @@ def executor(options, lesson_env: dict[str, str]):
 
     def execute(nb: NotebookNode) -> Execution:
         return ray.get(task.remote(nb, options.platform, options.limits, options.sandbox, options.preimport,
-                                   lesson_env))
+                                   lesson_env, options.draw_figures))
     return execute
 
 

@@ -30,6 +30,11 @@ def test_a_new_lesson_passes_check_lesson_as_scaffolded(scaffolded):
     assert (info.chapter, info.phase, info.devices) == (1, 2, 1)
 
 
+def test_record_figures_draws_what_graded_runs_leave_undrawn(scaffolded):
+    recorded = json.loads((scaffolded.source / "demo-01" / "recorded-outputs.json").read_text())
+    assert any("image/png" in out.get("data", {}) for outputs in recorded.values() for out in outputs), recorded
+
+
 def test_check_lesson_reports_drift(scaffolded, tmp_path):
     path = scaffolded.lesson_notebook("demo-01")
     original = path.read_text()

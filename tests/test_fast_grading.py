@@ -159,3 +159,17 @@ def test_progress_display_and_summary_line(tmp_path):
     quiet = subprocess.run([*command, "--quiet"], capture_output=True, text=True)
     assert quiet.returncode == 0 and "grading tiny" not in quiet.stderr, quiet.stderr
     assert "graded 1 of 2 submissions with" in quiet.stdout, quiet.stdout  # a is unchanged and kept
+
+
+def test_graded_runs_build_figures_without_drawing_them():
+    """Drawing PNGs costs CPU nobody reads; a test can still read a figure's data before show()."""
+    graded = Sandbox(SandboxSpec("cpu")).run(notebook(
+        "import matplotlib.pyplot as plt\nline, = plt.plot([1, 2, 3], [4, 1, 9])\n"
+        "print('data', line.get_ydata().tolist())\nplt.show()\n", "print('open after show', plt.get_fignums())\n"))
+    outputs = [out for cell in graded.notebook.cells for out in cell.get("outputs", [])]
+    assert not any("image/png" in out.get("data", {}) for out in outputs)
+    assert "data [4, 1, 9]" in printed(graded) and "open after show []" in printed(graded)
+    assert "[figure 1: not drawn in the graded run]" in str(outputs)
+    drawn = Sandbox(SandboxSpec("cpu", draw_figures=True)).run(notebook(
+        "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [4, 1, 9])\nplt.show()\n"))
+    assert any("image/png" in out.get("data", {}) for out in drawn.notebook.cells[0].outputs)
