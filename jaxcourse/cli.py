@@ -22,6 +22,7 @@ from .grade import Options, Progress, grade_lesson, trusted_run
 from .ray_backend import BackendUnavailable
 from .publish import publish
 from .record import LedgerEntry
+from .report import write_lesson_feedback
 from .release import ClearOutputs, release, write_recorded
 from .scaffold import new_lesson
 
@@ -112,8 +113,18 @@ def cmd_grade(args) -> int:
     summary = grade_lesson(course, args.lesson, options)
     print(summary.table())
     print(summary.speed())
-    print(f"CSV: {summary.csv_path}\nautograded: {course.autograded}\nfeedback: {course.feedback}")
+    print(f"CSV: {summary.csv_path}\nautograded: {course.autograded}\n"
+          f"feedback for students: `jaxcourse feedback {args.lesson}` writes it to {course.feedback}")
     return _problems(summary)
+
+
+def cmd_feedback(args) -> int:
+    course = _course(args)
+    written, skipped = write_lesson_feedback(course, args.lesson)
+    for reason in skipped:
+        print(f"skipped {reason}")
+    print(f"wrote {len(written)} feedback page(s) under {course.feedback / '<student>' / args.lesson}")
+    return 0
 
 
 def _problems(summary) -> int:
@@ -158,6 +169,7 @@ def cmd_demo(args) -> int:
         print(summary.table())
         print(summary.speed())
         status |= _problems(summary)
+        write_lesson_feedback(course, lesson)
         index, _ = write_report(course, lesson)
         print(f"class report: {index}")
     print(f"\nautograded notebooks: {course.autograded}\nfeedback (HTML): {course.feedback}\n"
@@ -239,7 +251,7 @@ def parser() -> argparse.ArgumentParser:
                         "to TARGET, for a public repository or branch", lessons=None)
     published.add_argument("target", metavar="TARGET", help="a folder outside the course: empty, new, or an earlier publish")
     command("check-source", cmd_check_source, "run instructor notebooks through the grader; fail unless every graded cell passes", execution=True)
-    grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db, feedback/ and grades/LESSON.csv", lessons="1", execution=True)
+    grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db and grades/LESSON.csv", lessons="1", execution=True)
     grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")
     demo = command("demo", cmd_demo, "release, fabricate three students per lesson, grade and show the results", execution=True)
     demo.add_argument("--source-from", default=".", help="course folder whose source/ the demo copies")
@@ -254,6 +266,8 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--backend", choices=("local", "ray"), default="local",
                        help="ray: run each notebook as a task on a Ray cluster (pip install -e '.[ray]')")
         p.add_argument("--ray-address", metavar="ADDR", help="cluster to join (default: start a local one)")
+    command("feedback", cmd_feedback, "write feedback/<student>/LESSON/*.html for the graded submissions "
+            "(the score summary, then the student's own notebook)", lessons="1")
     command("report", cmd_report, "write reports/LESSON/: per-question chart, score histogram, common failures",
             lessons="1")
     command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks")

@@ -69,12 +69,10 @@ class Progress:
 
 @dataclass
 class Graded:
-    """One notebook's grading: rows for the CSV, the executed notebook, and the notebook as
-    submitted (its outputs come from the student's own run, which never saw hidden tests)."""
+    """One notebook's grading: rows for the CSV, the receipt, and the executed notebook."""
     rows: list[CellResult]
     receipt: dict | None
     notebook: NotebookNode | None
-    submitted: NotebookNode | None = None
 
 
 def instrument(nb: NotebookNode) -> NotebookNode:
@@ -249,9 +247,9 @@ def expected_values(course: Course, lesson: str, options: Options) -> dict:
 
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
                    tests: list[TestCell], expected: dict, options: Options, execute: Executor) -> Graded:
-    def all_rows(status: str, detail: str, submitted: NotebookNode | None = None) -> Graded:
+    def all_rows(status: str, detail: str) -> Graded:
         return Graded([CellResult(t.grade_id, 0.0, t.max_points, str(status), inert(detail)) for t in tests],
-                      None, None, submitted)
+                      None, None)
 
     if path is None:
         return all_rows(Status.MISSING, f"{notebook}.ipynb was not submitted")
@@ -259,16 +257,15 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
         nb, notes = read_submission(path)
     except UnreadableSubmission as exc:
         return all_rows(Status.ERROR, str(exc))
-    submitted = copy.deepcopy(nb)
     try:
         nb = sanitize(course, lesson, notebook, student, nb)
     except Exception as exc:  # nbgrader rejects impossible cell metadata
-        return all_rows(Status.ERROR, f"could not restore the lesson's cells: {inert(exc, 160)}", submitted)
+        return all_rows(Status.ERROR, f"could not restore the lesson's cells: {inert(exc, 160)}")
     execution, merged, receipt, problem = run(nb, execute)
     if problem:
-        return all_rows(Status.TAMPERED, problem, submitted)
+        return all_rows(Status.TAMPERED, problem)
     if merged is None:
-        return all_rows(*(interrupted_by(execution) or (Status.ERROR, "the notebook produced no result")), submitted)
+        return all_rows(*(interrupted_by(execution) or (Status.ERROR, "the notebook produced no result")))
     cells = cells_by_grade_id(merged)
     rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}),
                        interrupted_by(execution)) for t in tests]
@@ -285,7 +282,7 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
             row.detail = inert("; ".join([row.detail, *notes]))
     merged.metadata["jaxcourse"] = {"receipt": receipt, "requested_platform": options.platform,
                                     "results": [asdict(r) for r in rows]}
-    return Graded(rows, receipt, merged, submitted)
+    return Graded(rows, receipt, merged)
 
 
 def grade_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
@@ -304,12 +301,12 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
                 row.detail = inert(f"{row.detail}; {UNSAFE_NOTE}")
         results[notebook] = graded.rows
         write_autograded(course, submission.lesson, submission.student, notebook, graded.notebook, submission.folder)
-        report.write_feedback(course, submission.lesson, submission.student, notebook, graded.submitted, graded.rows)
         platform = (graded.receipt or {}).get("backend") or "unknown"
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
     with gradebook_lock:  # SQLite writes are serialised, one transaction per student
         record_grades(course, submission.lesson, submission.student, results, submission.folder / "timestamp.txt")
-    return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows)
+    return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows,
+                       {notebook: [asdict(row) for row in rows] for notebook, rows in results.items()})
 
 
 def failed_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],

@@ -5,7 +5,7 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -91,7 +91,8 @@ class LedgerEntry:
     submission_hash: str
     expected_hash: str
     platform: str
-    rows: list[dict]
+    rows: list[dict]                                            # the CSV's, spreadsheet-safe
+    cells: dict[str, list[dict]] = field(default_factory=dict)  # notebook -> CellResult fields, for feedback
 
     @classmethod
     def path(cls, course: Course, lesson: str, student: str) -> Path:

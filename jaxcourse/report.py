@@ -16,8 +16,10 @@ from nbformat.notebooknode import NotebookNode
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbgrader.preprocessors import ClearHiddenTests
 
+from .collect import collect
 from .course import Course
-from .record import LedgerEntry, atomic_write
+from .record import LedgerEntry, atomic_write, lesson_structure
+from .sanitize import UnreadableSubmission, read_submission
 from .score import CellResult, Status, inert
 
 BODY = re.compile(r"<body[^>]*>")
@@ -144,6 +146,34 @@ def summary_html(lesson: str, notebook: str, rows: list[CellResult]) -> str:
     return (f'<section id="jaxcourse-summary" style="font-family:sans-serif;margin:1em">'
             f"<h1>{escape(lesson)}: {escape(notebook)}</h1><p><strong>Score: {points:g} / {most:g}</strong></p>"
             f"<table><tr><th>cell</th><th>points</th><th>status</th><th>detail</th></tr>{lines}</table></section>")
+
+
+def write_lesson_feedback(course: Course, lesson: str) -> tuple[list[Path], list[str]]:
+    """Write the feedback pages of every graded submission of `lesson`, as nbgrader's
+    generate_feedback does after autograde: rendering HTML is work the grading run skips.
+
+    Returns the pages written and the students skipped, with the reason."""
+    notebooks = list(lesson_structure(course, lesson))
+    submissions, _ = collect(course, lesson, notebooks)
+    written, skipped = [], []
+    for submission in submissions:
+        entry = LedgerEntry.load(course, lesson, submission.student)
+        if entry is None or not entry.cells:
+            skipped.append(f"{submission.student}: not graded yet")
+            continue
+        if entry.submission_hash != submission.content_hash():
+            skipped.append(f"{submission.student}: resubmitted since grading; grade again")
+            continue
+        for notebook in notebooks:
+            path, submitted = submission.notebooks.get(notebook), None
+            if path is not None:
+                try:
+                    submitted, _ = read_submission(path)
+                except UnreadableSubmission:
+                    pass
+            rows = [CellResult(**fields) for fields in entry.cells.get(notebook, [])]
+            written.append(write_feedback(course, lesson, submission.student, notebook, submitted, rows))
+    return written, skipped
 
 
 def write_feedback(course: Course, lesson: str, student: str, notebook: str,

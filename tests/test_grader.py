@@ -9,7 +9,7 @@ import nbformat
 
 from conftest import FIXTURES, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate
-from jaxcourse.report import CSV_COLUMNS
+from jaxcourse.report import CSV_COLUMNS, write_lesson_feedback
 
 JAXCOURSE = [sys.executable, "-m", "jaxcourse.cli"]
 
@@ -53,7 +53,12 @@ def test_csv_contract_receipt_and_autograded_metadata(tmp_path):
     receipt = autograded.metadata["jaxcourse"]["receipt"]
     assert receipt["backend"] == "cpu" and receipt["device_count"] >= 1
     assert receipt["jax"] == "0.9.2" and receipt["jaxlib"] == "0.9.2" and receipt["python"].startswith("3.")
-    assert (course.feedback / "ada" / "tiny" / "tiny.html").is_file()
+    assert not course.feedback.exists(), "grading leaves the feedback pages to `jaxcourse feedback`"
+    assert write_lesson_feedback(course, "tiny") == ([course.feedback / "ada" / "tiny" / "tiny.html"], [])
+    assert "points: ok" in (course.feedback / "ada" / "tiny" / "tiny.html").read_text()
+    with open(course.submitted / "ada" / "tiny" / "tiny.ipynb", "a") as resubmitted:
+        resubmitted.write("\n")
+    assert write_lesson_feedback(course, "tiny") == ([], ["ada: resubmitted since grading; grade again"])
 
 
 def test_a_submission_that_misreports_its_platform_is_a_mismatch(tmp_path):
@@ -115,6 +120,7 @@ def test_demo_runs_end_to_end(tmp_path):
     assert "3/3" in out and "0/3" in out
     assert str(tmp_path / "demo" / "grades") in out
     assert (tmp_path / "demo" / "grades" / "tiny.csv").is_file()
+    assert (tmp_path / "demo" / "feedback" / "student-correct" / "tiny" / "tiny.html").is_file()
     assert (tmp_path / "demo" / "reports" / "tiny" / "index.html").is_file() and "class report:" in out
     again = run_cli("demo", "--course-dir", str(tmp_path / "demo"), "--source-from", str(FIXTURES))
     assert again.returncode == 0, "the demo must be repeatable"

@@ -12,7 +12,7 @@ import psutil
 
 from conftest import fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate
-from jaxcourse.report import read_csv
+from jaxcourse.report import read_csv, write_lesson_feedback
 
 GRADE = [sys.executable, "-m", "jaxcourse.cli", "grade", "tiny"]
 
@@ -120,6 +120,7 @@ def test_feedback_never_shows_hidden_tests_or_expected_values(tmp_path):
     submit_solution(course, "wrong", edit=edit)
     rows = grade(course, "tiny")
     assert rows["wrong"][0]["status"] == "failed"
+    write_lesson_feedback(course, "tiny")
     for student in ("right", "wrong"):
         html = (course.feedback / student / "tiny" / "tiny.html").read_text()
         # Check names are the author's descriptions and may show; hidden code and values may not.

@@ -14,7 +14,7 @@ from jaxcourse.execute import Limits, Sandbox, SandboxSpec
 from jaxcourse.grade import Options, cache_path, grade_lesson
 from jaxcourse.record import LedgerEntry
 from jaxcourse.release import release
-from jaxcourse.report import read_csv
+from jaxcourse.report import read_csv, write_lesson_feedback
 from test_core import colab_download
 from test_fast_grading import printed
 from test_hostile import code
@@ -97,6 +97,7 @@ def trust(tmp_path_factory):
     as_colab_download(submit_solution(course, "colab"))
     with_displayed_html(course.submitted / "snoop" / "tiny" / "tiny.ipynb")
     rows = grade(course, "tiny", limits=Limits(cell_timeout=30, notebook_timeout=120))
+    write_lesson_feedback(course, "tiny")
     return course, {student: {r["grade_id"]: r for r in got} for student, got in rows.items()}
 
 
