@@ -29,6 +29,7 @@ from . import safefs
 KERNEL_DIR = Path(__file__).parent / "kernel"
 SANDBOX_HOME = "/home/student"
 SANDBOX_GRADER = "/grader"
+SANDBOX_HOSTNAME = "sandbox"
 # kernel/figures/jaxcourse_figures.py: a matplotlib backend that builds figures but never draws them.
 UNDRAWN_FIGURES = {"MPLBACKEND": "module://jaxcourse_figures"}
 SANDBOX_CACHE = "/grader/jax-cache"
@@ -201,7 +202,7 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
         "--unshare-user", "--uid", "65534", "--gid", "65534",
         "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
         "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-        "--hostname", "sandbox",
+        "--hostname", SANDBOX_HOSTNAME,
         "--proc", "/proc",
         "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
         "--size", str(limits.scratch_bytes), "--tmpfs", SANDBOX_HOME,
@@ -227,6 +228,8 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
     cmd += [
         "--ro-bind", str(workdir / "etc" / "passwd"), "/etc/passwd",
         "--ro-bind", str(workdir / "etc" / "group"), "/etc/group",
+        "--ro-bind", str(workdir / "etc" / "hosts"), "/etc/hosts",
+        "--ro-bind", str(workdir / "etc" / "nsswitch.conf"), "/etc/nsswitch.conf",
         "--ro-bind", str(KERNEL_DIR), f"{SANDBOX_GRADER}/kernel",
         "--ro-bind", str(workdir / "in"), f"{SANDBOX_GRADER}/in",
         "--bind", str(workdir / "out"), f"{SANDBOX_GRADER}/out",
@@ -384,6 +387,10 @@ class Sandbox:
         os.chmod(workdir / "out", 0o777)
         (workdir / "etc" / "passwd").write_text(f"student:x:65534:65534:student:{SANDBOX_HOME}:/bin/sh\n")
         (workdir / "etc" / "group").write_text("student:x:65534:\n")
+        # The sandbox's own name resolves to loopback, as on any machine: jax.distributed's CPU
+        # collectives (gloo) look up the hostname to find their address.
+        (workdir / "etc" / "hosts").write_text(f"127.0.0.1 localhost {SANDBOX_HOSTNAME}\n::1 localhost\n")
+        (workdir / "etc" / "nsswitch.conf").write_text("passwd: files\ngroup: files\nhosts: files\n")
         env = sandbox_env(spec.platform, spec.device_env)
         if spec.sandbox:
             if spec.cache is not None:

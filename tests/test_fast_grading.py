@@ -173,3 +173,43 @@ def test_graded_runs_build_figures_without_drawing_them():
     drawn = Sandbox(SandboxSpec("cpu", draw_figures=True)).run(notebook(
         "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [4, 1, 9])\nplt.show()\n"))
     assert any("image/png" in out.get("data", {}) for out in drawn.notebook.cells[0].outputs)
+
+
+TWO_PROCESS_WORKER = '''
+import json, sys
+import jax, jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+port, index = sys.argv[1], int(sys.argv[2])
+jax.distributed.initialize(f"127.0.0.1:{port}", num_processes=2, process_id=index, initialization_timeout=60)
+mesh = jax.make_mesh((4,), ("d",), axis_types=(jax.sharding.AxisType.Explicit,))
+rows = jnp.arange(2.0) + 2 * index
+x = jax.make_array_from_process_local_data(NamedSharding(mesh, P("d")), rows, (4,))
+total = jax.jit(lambda a: a.sum(), out_shardings=NamedSharding(mesh, P()))(x)
+print(json.dumps({"process": jax.process_index(), "total": float(total.addressable_data(0))}))
+'''
+TWO_PROCESS_LAUNCH = f'''
+import json, os, socket, subprocess, sys, tempfile
+script = os.path.join(tempfile.mkdtemp(), "worker.py")
+open(script, "w").write({TWO_PROCESS_WORKER!r})
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+env = {{**os.environ, "JAX_PLATFORMS": "cpu", "JAX_NUM_CPU_DEVICES": "2"}}
+workers = [subprocess.Popen([sys.executable, script, str(port), str(i)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True) for i in range(2)]
+try:
+    outs = [w.communicate(timeout=120) for w in workers]
+finally:
+    for w in workers:
+        w.kill()
+for out, err in outs:
+    print([line for line in out.splitlines() if line.startswith("{{")] or err[-800:])
+'''
+
+
+def test_jax_distributed_runs_between_processes_inside_one_sandbox():
+    """dist-05 starts its own worker processes: their CPU collectives (gloo) need the sandbox's
+    hostname to resolve, to loopback, as on any machine; the network stays unreachable."""
+    execution = Sandbox(SandboxSpec("cpu", Limits(cell_timeout=240))).run(notebook(TWO_PROCESS_LAUNCH))
+    out = printed(execution)
+    assert out.count('"total": 6.0') == 2, out
