@@ -1,0 +1,14 @@
+# replaces: exercise-solution
+# fails: exercise-test
+def conv_output_shape(input_shape, kernel_shape, strides, padding):
+    # Right sizes, but a kernel for 1 input channel is accepted for a 3-channel input.
+    n, h, w, c = input_shape
+    kh, kw, c_in, c_out = kernel_shape
+    sizes = []
+    for axis, (size, k, s) in enumerate(zip((h, w), (kh, kw), strides)):
+        if isinstance(padding, str) and padding == "SAME":
+            sizes.append(-(-size // s))
+        else:
+            lo, hi = (0, 0) if isinstance(padding, str) else padding[axis]
+            sizes.append(max((size + lo + hi - k) // s + 1, 0))
+    return (int(n), int(sizes[0]), int(sizes[1]), int(c_out))

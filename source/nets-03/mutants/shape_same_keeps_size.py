@@ -1,0 +1,15 @@
+# replaces: exercise-solution
+# fails: exercise-test
+def conv_output_shape(input_shape, kernel_shape, strides, padding):
+    # "SAME means the same size", read from the stride-1 example: the stride is ignored for SAME.
+    n, h, w, c = input_shape
+    kh, kw, c_in, c_out = kernel_shape
+    if c != c_in:
+        raise ValueError(f"the input has {c} channels, but the kernel expects {c_in}")
+    if isinstance(padding, str) and padding == "SAME":
+        return (int(n), int(h), int(w), int(c_out))
+    sizes = []
+    for axis, (size, k, s) in enumerate(zip((h, w), (kh, kw), strides)):
+        lo, hi = (0, 0) if isinstance(padding, str) else padding[axis]
+        sizes.append(max((size + lo + hi - k) // s + 1, 0))
+    return (int(n), int(sizes[0]), int(sizes[1]), int(c_out))
