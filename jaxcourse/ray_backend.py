@@ -1,4 +1,7 @@
-"""Grade on a Ray cluster: each notebook execution is a Ray task running the same sandbox.
+"""Grade on a Ray cluster: each notebook runs in the same sandbox, on whichever node Ray picks.
+
+A single run (the instructor's solution) is a Ray task. Grading a class uses one actor per
+worker, which keeps its next sandbox started while it grades, as the local backend does.
 
 Every node needs this package, bubblewrap and the same Python environment; the driver keeps
 the gradebook, so sanitizing, scoring and recording stay where they run locally.
@@ -6,6 +9,7 @@ the gradebook, so sanitizing, scoring and recording stay where they run locally.
 from __future__ import annotations
 
 import os
+import threading
 
 from nbformat.notebooknode import NotebookNode
 
@@ -71,6 +75,59 @@ def preflight(platform: str) -> str:
     return ray.get(ray.remote(**_request(platform))(_preflight).remote(platform))
 
 
+class WarmNodeSandbox:
+    """A Ray actor holding one reserved core or chip and one started sandbox for its next notebook.
+
+    Each sandbox serves exactly one notebook and is then discarded, so nothing crosses submissions."""
+
+    def __init__(self, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...],
+                 lesson_env: dict[str, str], draw_figures: bool):
+        self.spec = SandboxSpec(platform, limits, _placement(platform, lesson_env), sandbox, preimport,
+                                draw_figures=draw_figures)
+        self.ready = Sandbox(self.spec)
+
+    def run(self, nb: NotebookNode, warm_next: bool) -> Execution:
+        sandbox, self.ready = self.ready, None
+        if sandbox is None or not sandbox.alive():
+            if sandbox is not None:
+                sandbox.discard()
+            sandbox = Sandbox(self.spec)
+        if warm_next:
+            self.ready = Sandbox(self.spec)
+        return sandbox.run(nb)
+
+    def close(self) -> None:
+        if self.ready is not None:
+            self.ready.discard()
+            self.ready = None
+
+
+def warm_executors(options, workers: int, runs: int, lesson_env: dict[str, str]):
+    """One warm actor per worker; a sandbox is started ahead only for a notebook still to come."""
+    ray = _ray()
+    actor = ray.remote(**_request(options.platform))(WarmNodeSandbox)
+    actors = [actor.remote(options.platform, options.limits, options.sandbox, options.preimport, lesson_env,
+                           options.draw_figures) for _ in range(max(1, min(workers, runs)))]
+    lock, remaining, warm = threading.Lock(), [runs], set(range(len(actors)))
+
+    def executor_for(index):
+        def execute(nb: NotebookNode) -> Execution:
+            with lock:
+                remaining[0] -= 1
+                warm.discard(index)
+                warm_next = remaining[0] > len(warm)
+                if warm_next:
+                    warm.add(index)
+            return ray.get(actors[index].run.remote(nb, warm_next))
+        return execute
+
+    def close() -> None:
+        ray.get([handle.close.remote() for handle in actors])
+        for handle in actors:
+            ray.kill(handle)
+    return [executor_for(index) for index in range(len(actors))], close
+
+
 def executor(options, lesson_env: dict[str, str]):
     """A function that runs one notebook as a Ray task and returns its Execution.
 
@@ -85,7 +142,7 @@ def executor(options, lesson_env: dict[str, str]):
 
 
 class Ray:
-    """Each notebook a Ray task running the same sandbox on whichever node Ray picks."""
+    """Each notebook runs on a Ray node, in the same sandbox as locally."""
     shares_files = False  # nodes do not see this host's compilation cache
 
     def prepare(self, options) -> None:
@@ -99,4 +156,6 @@ class Ray:
         return executor(options, lesson_env)
 
     def executors(self, options, workers: int, runs: int, lesson_env: dict[str, str], cache):
-        return [executor(options, lesson_env)] * workers, lambda: None
+        if not options.warm:
+            return [executor(options, lesson_env)] * workers, lambda: None
+        return warm_executors(options, workers, runs, lesson_env)

@@ -8,9 +8,9 @@ import nbformat
 import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
+from jaxcourse import fabricate, ray_backend
 from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
-from jaxcourse.grade import PREIMPORT, cache_path
+from jaxcourse.grade import PREIMPORT, Options, cache_path
 from test_resume import export_totals
 
 JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"
@@ -173,6 +173,21 @@ def test_graded_runs_build_figures_without_drawing_them():
     drawn = Sandbox(SandboxSpec("cpu", draw_figures=True)).run(notebook(
         "import matplotlib.pyplot as plt\nplt.plot([1, 2, 3], [4, 1, 9])\nplt.show()\n"))
     assert any("image/png" in out.get("data", {}) for out in drawn.notebook.cells[0].outputs)
+
+
+def test_a_warm_ray_actor_serves_each_notebook_a_fresh_sandbox(local_ray):
+    """What an actor keeps between submissions is a started sandbox, never a used one."""
+    executors, close = ray_backend.warm_executors(Options(preimport=PREIMPORT), workers=1, runs=3, lesson_env={})
+    (execute,) = executors
+    try:
+        first = printed(execute(notebook("open('/tmp/left-behind', 'w').write('x')\nsecret = 42\nimport sys\n"
+                                         "print('pid', __import__('os').getpid())")))
+        second = printed(execute(notebook(
+            "import os, sys\nprint('file', os.path.exists('/tmp/left-behind'), 'secret' in globals())\n"
+            f"print('preloaded', all(m in sys.modules for m in {PREIMPORT!r}))\n")))
+    finally:
+        close()
+    assert "pid" in first and "file False False" in second and "preloaded True" in second, (first, second)
 
 
 TWO_PROCESS_WORKER = '''
