@@ -1,4 +1,5 @@
 """release/ is generated from source/, committed, and leaks nothing a student must not see."""
+import ast
 import json
 import os
 import re
@@ -141,8 +142,14 @@ def test_the_chapter_label_matches_the_lesson_metadata(lesson):
 def test_the_lesson_declares_every_package_it_imports(lesson):
     """metadata.jaxcourse.packages feeds the Colab setup cell: an undeclared import breaks Colab."""
     nb = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
-    code = "\n".join(cell.source for cell in nb.cells if cell.cell_type == "code")
-    imported = set(re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", code, re.M))
+    imported = set()
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            for node in ast.walk(ast.parse(cell.source)):  # parsed: a docstring line "from one ..." is no import
+                if isinstance(node, ast.Import):
+                    imported |= {alias.name.split(".")[0] for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                    imported.add(node.module.split(".")[0])
     third_party = {name for name in imported if name not in sys.stdlib_module_names} - {"IPython"}
     declared = set(SOURCE.info(lesson).packages)
     assert third_party <= declared, f"declare {sorted(third_party - declared)} in metadata.jaxcourse.packages"
