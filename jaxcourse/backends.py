@@ -33,10 +33,10 @@ class WarmSandboxes:
         self.ready: dict[int, Sandbox] = {}
         self.lock = threading.Lock()
 
-    def _start(self, slot: int) -> Sandbox:
+    def _spec(self, slot: int) -> SandboxSpec:
         o = self.options
-        return Sandbox(SandboxSpec(o.platform, o.limits, worker_env(o.platform, slot, self.lesson_env), o.sandbox,
-                                   o.preimport, self.cache))
+        return SandboxSpec(o.platform, o.limits, worker_env(o.platform, slot, self.lesson_env), o.sandbox,
+                           o.preimport, self.cache)
 
     def executor(self, slot: int) -> Executor:
         def execute(nb: NotebookNode) -> Execution:
@@ -44,12 +44,9 @@ class WarmSandboxes:
                 sandbox = self.ready.pop(slot, None)
                 self.remaining -= 1
                 warm_next = self.options.warm and self.remaining > len(self.ready)
-            if sandbox is None or not sandbox.alive():  # a warm sandbox that died is never used
-                if sandbox is not None:
-                    sandbox.discard()
-                sandbox = self._start(slot)
+            sandbox = Sandbox.warm_or_new(sandbox, self._spec(slot))
             if warm_next:
-                next_sandbox = self._start(slot)
+                next_sandbox = Sandbox(self._spec(slot))
                 with self.lock:
                     self.ready[slot] = next_sandbox
             return sandbox.run(nb)

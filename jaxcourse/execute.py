@@ -430,6 +430,15 @@ class Sandbox:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    @classmethod
+    def warm_or_new(cls, warm: "Sandbox | None", spec: SandboxSpec) -> "Sandbox":
+        """The sandbox started ahead, or a new one when there is none or it died (never used then)."""
+        if warm is not None and warm.alive():
+            return warm
+        if warm is not None:
+            warm.discard()
+        return cls(spec)
+
     def run(self, nb: nbformat.NotebookNode) -> Execution:
         """Execute `nb`, then discard the sandbox."""
         try:

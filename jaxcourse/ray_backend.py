@@ -87,11 +87,7 @@ class WarmNodeSandbox:
         self.ready = Sandbox(self.spec)
 
     def run(self, nb: NotebookNode, warm_next: bool) -> Execution:
-        sandbox, self.ready = self.ready, None
-        if sandbox is None or not sandbox.alive():
-            if sandbox is not None:
-                sandbox.discard()
-            sandbox = Sandbox(self.spec)
+        sandbox, self.ready = Sandbox.warm_or_new(self.ready, self.spec), None
         if warm_next:
             self.ready = Sandbox(self.spec)
         return sandbox.run(nb)
