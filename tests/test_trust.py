@@ -237,12 +237,13 @@ def test_an_infrastructure_failure_is_retried_not_graded(tmp_path, monkeypatch):
     course = fresh_tiny(tmp_path)
     real = backends.Sandbox
 
-    def no_sandbox(spec):
-        raise OSError(24, "Too many open files")
+    class NoSandbox(real):
+        def __init__(self, spec):
+            raise OSError(24, "Too many open files")
 
     grade_course(course)  # the instructor's expected values, before the fault
     submit_solution(course, "b")
-    monkeypatch.setattr(backends, "Sandbox", no_sandbox)
+    monkeypatch.setattr(backends, "Sandbox", NoSandbox)
     summary = grade_course(course)
     (row,) = [r for r in summary.rows if r["grade_id"] == "sums-test"]
     assert row["status"] == "internal-error" and row["detail"].startswith("infrastructure failure: OSError")
