@@ -3,8 +3,9 @@
 The solution notebook runs once, followed by a device receipt: that part is the lesson's
 trusted run, and its exports are kept as the expected values. Then, for each mutant, the cells from the solution cell it
 replaces through the last test cell it must fail run again with the mutant's source, and
-once more with the solution's, which restores the kernel's state for the next mutant. The
-grader's own scorer judges every re-run test cell against the instructor's expected values.
+once more with the solution's, which restores the kernel's state for the next mutant (the
+test cells of that restore run once per group of mutants of the same cell). The grader's
+own scorer judges every re-run test cell against the instructor's expected values.
 """
 from __future__ import annotations
 
@@ -52,23 +53,40 @@ def is_test_cell(cell: NotebookNode) -> bool:
 def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
                       ) -> tuple[NotebookNode, list[tuple[fabricate.Mutant, list[int], list[int]]]]:
     """The solution and a receipt, then each mutant's span twice (mutated, restored); and where
-    each re-run test cell landed."""
+    each re-run test cell landed, in the order of `mutants`.
+
+    Mutants of the same solution cell run one after another, shortest span first. Between two
+    of them the restore re-runs the span's other cells but not its test cells: the next
+    mutant's span re-runs all of those anyway. The group's last restore runs them, and its
+    results are every member's `restored` verdict, so a mutant that broke the kernel or leaked
+    state voids its whole group.
+    """
     position = {cell.metadata.nbgrader["grade_id"]: i for i, cell in enumerate(source.cells)
                 if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
-    nb = copy.deepcopy(source)
-    nb.cells.append(nbformat.v4.new_code_cell((KERNEL_DIR / "receipt.py").read_text(), id=SOLUTION_RECEIPT_ID))
-    plan = []
-    for number, mutant in enumerate(mutants):
+    spans = []
+    for mutant in mutants:
         unknown = [g for g in (mutant.replaces, *mutant.fails) if g not in position]
         if unknown or not mutant.fails:
             raise CourseError(f"mutant {mutant.name}: no cell {unknown} in {mutant.lesson}, or no '# fails:' cell")
         start, stop = position[mutant.replaces], max(position[g] for g in mutant.fails)
         if stop < start:
             raise CourseError(f"mutant {mutant.name}: the cells it fails come before the cell it replaces")
-        placed = []
+        spans.append((start, stop))
+    nb = copy.deepcopy(source)
+    nb.cells.append(nbformat.v4.new_code_cell((KERNEL_DIR / "receipt.py").read_text(), id=SOLUTION_RECEIPT_ID))
+    order = sorted(range(len(mutants)), key=lambda k: spans[k])
+    mutated_at: dict[int, list[int]] = {}
+    restored_at: dict[int, list[int]] = {}
+    group: list[int] = []
+    for turn, number in enumerate(order):
+        (start, stop), mutant = spans[number], mutants[number]
+        group.append(number)
+        last_of_group = turn + 1 == len(order) or spans[order[turn + 1]][0] != start
         for copy_kind in ("mutant", "restored"):
             at = []
             for offset, cell in enumerate(source.cells[start:stop + 1]):
+                if copy_kind == "restored" and not last_of_group and is_test_cell(cell):
+                    continue
                 cell = copy.deepcopy(cell)
                 cell.id = f"{cell.get('id', 'cell')}-{copy_kind}-{number}"[:64]
                 if offset == 0 and copy_kind == "mutant":
@@ -76,9 +94,12 @@ def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
                 if is_test_cell(cell):
                     at.append(len(nb.cells))
                 nb.cells.append(cell)
-            placed.append(at)
-        plan.append((mutant, *placed))
-    return nb, plan
+            (mutated_at if copy_kind == "mutant" else restored_at)[number] = at
+        if last_of_group:
+            for member in group:
+                restored_at[member] = restored_at[number]
+            group = []
+    return nb, [(mutant, mutated_at[k], restored_at[k]) for k, mutant in enumerate(mutants)]
 
 
 def check_mutants(course: Course, lesson: str, options: Options) -> list[MutantVerdict]:

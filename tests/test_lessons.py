@@ -1,7 +1,8 @@
 """Every lesson, graded by the real pipeline: every mutant is rejected by its hidden tests (all
 mutants of a lesson in one sandboxed kernel, whose solution part is also the trusted run); then
-the solution earns full marks, the untouched release earns nothing and fails only in its
-exercises, and a sampled mutant loses exactly the cells it names."""
+the solution earns full marks, and the untouched release earns nothing and fails only in its
+exercises. That one shared kernel judges a mutant as a fresh graded run does is proven once,
+on the first lesson."""
 import nbformat
 import pytest
 
@@ -20,11 +21,9 @@ def graded_lesson(lesson: str, tmp_path_factory):
     verdicts = check_mutants(course, lesson, Options(log=lambda *_: None, compilation_cache=False))
     fabricate.submit(course, "solution", lesson, fabricate.solved(course, lesson, released))
     fabricate.submit(course, "untouched", lesson, released)
-    sample = found[0]
-    fabricate.submit(course, "sampled-mutant", lesson, fabricate.solved(course, lesson, released, sample))
     rows = grade(course, lesson, compilation_cache=False)
     untouched = nbformat.read(course.autograded / "untouched" / lesson / f"{lesson}.ipynb", as_version=4)
-    return lesson, found, sample, rows, verdicts, untouched
+    return lesson, found, rows, verdicts, untouched
 
 
 _GRADED: dict[str, tuple] = {}
@@ -46,7 +45,7 @@ def graded(request, tmp_path_factory):
 
 
 def test_solution_scores_full_marks(graded):
-    _, _, _, rows, _, _ = graded
+    _, _, rows, _, _ = graded
     for row in rows["solution"]:
         assert row["status"] == "ok", row
         assert float(row["points"]) == float(row["max_points"]) > 0
@@ -54,7 +53,7 @@ def test_solution_scores_full_marks(graded):
 
 
 def test_untouched_release_scores_zero(graded):
-    _, _, _, rows, _, _ = graded
+    _, _, rows, _, _ = graded
     for row in rows["untouched"]:
         assert row["status"] in ("failed", "error"), row
         assert float(row["points"]) == 0
@@ -63,7 +62,7 @@ def test_untouched_release_scores_zero(graded):
 
 def test_untouched_release_fails_only_in_its_exercises(graded):
     """The release as a student opens it: everything but the unfinished exercises runs."""
-    lesson, _, _, _, _, untouched = graded
+    lesson, _, _, _, untouched = graded
     assert all(cell.get("execution_count") for cell in untouched.cells if cell.cell_type == "code"), \
         f"{lesson}: a cell of the untouched release never ran"
     problems = unfinished_release_problems(untouched)
@@ -71,25 +70,43 @@ def test_untouched_release_fails_only_in_its_exercises(graded):
 
 
 def test_every_graded_cell_has_a_mutant(graded):
-    lesson, found, _, rows, _, _ = graded
+    lesson, found, rows, _, _ = graded
     covered = {grade_id for mutant in found for grade_id in mutant.fails}
     assert {row["grade_id"] for row in rows["solution"]} <= covered, f"{lesson}: add mutants for the rest"
 
 
-def test_a_sampled_mutant_loses_exactly_its_cells_when_graded(graded):
-    _, _, sample, rows, _, _ = graded
-    for row in rows["sampled-mutant"]:
-        if row["grade_id"] in sample.fails:
-            assert row["status"] in ("failed", "error") and float(row["points"]) == 0, (sample.name, row)
-        else:
-            assert row["status"] == "ok" and float(row["points"]) == float(row["max_points"]), (sample.name, row)
-
-
 def test_every_mutant_is_rejected_by_its_hidden_tests(graded):
-    lesson, found, _, _, verdicts, _ = graded
+    lesson, found, _, verdicts, _ = graded
     assert [v.mutant.name for v in verdicts] == [m.name for m in found]
     problems = [problem for verdict in verdicts for problem in verdict.problems()]
     assert not problems, f"{lesson}:\n" + "\n".join(problems)
+
+
+def test_the_shared_kernel_judges_mutants_as_fresh_graded_runs_do(tmp_path_factory):
+    """The last mutant of each solution cell ran after its group's other mutants, with only
+    their restores (no test cells) between them: graded alone, it loses exactly its cells."""
+    lesson = LESSONS[0]
+    course = lesson_course(tmp_path_factory.mktemp("fresh"), lesson)
+    released = release_nb(course, lesson)
+    verdicts = check_mutants(course, lesson, Options(log=lambda *_: None, compilation_cache=False))
+    source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    position = {cell.metadata.nbgrader.grade_id: i for i, cell in enumerate(source.cells)
+                if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+    last = {}
+    for verdict in sorted(verdicts, key=lambda v: (position[v.mutant.replaces],
+                                                   max(position[g] for g in v.mutant.fails))):
+        last[verdict.mutant.replaces] = verdict
+    assert len(last) >= 3 and len(last) < len(verdicts), f"{lesson}: too few groups of mutants to prove this"
+    for verdict in last.values():
+        fabricate.submit(course, verdict.mutant.name, lesson, fabricate.solved(course, lesson, released, verdict.mutant))
+    rows = grade(course, lesson, compilation_cache=False)
+    for verdict in last.values():
+        assert not verdict.problems(), verdict.problems()
+        for row in rows[verdict.mutant.name]:
+            if row["grade_id"] in verdict.mutant.fails:
+                assert row["status"] in ("failed", "error") and float(row["points"]) == 0, (verdict.mutant.name, row)
+            else:
+                assert row["status"] == "ok" and float(row["points"]) == float(row["max_points"]), (verdict.mutant.name, row)
 
 
 def _cell(kind: str, error: str | None, count: int) -> nbformat.NotebookNode:
