@@ -217,10 +217,10 @@ def judge_solution(course: Course, lesson: str, platform: str, execution: Execut
             "receipt": receipt, "checks": expected, "notebook": merged}
 
 
-def keep_expected(course: Course, lesson: str, options: Options, values: dict) -> dict:
-    """Store a trusted run's expected values (and fill the lesson's compilation cache)."""
+def keep_expected(course: Course, lesson: str, options: Options, values: dict, filled: bool = False) -> dict:
+    """Store a trusted run's expected values (and fill the lesson's compilation cache, unless `filled`)."""
     values = {key: value for key, value in values.items() if key != "notebook"}
-    if uses_cache(options):
+    if uses_cache(options) and not filled:
         fill_cache(course, lesson, options)
     atomic_write(expected_path(course, lesson, options.platform), json.dumps(values))
     return values
@@ -239,8 +239,18 @@ def current_expected(course: Course, lesson: str, options: Options) -> dict | No
 
 def expected_values(course: Course, lesson: str, options: Options) -> dict:
     """The instructor's exports for this lesson and platform, re-run only when the source changed."""
-    return current_expected(course, lesson, options) or keep_expected(course, lesson, options,
-                                                                       trusted_run(course, lesson, options))
+    current = current_expected(course, lesson, options)
+    if current:
+        return current
+    # On CPU the two runs share no device, so the cache fills while the solution runs (each
+    # GPU or TPU chip takes one process at a time).
+    side_by_side = uses_cache(options) and options.platform == "cpu"
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        filling = pool.submit(fill_cache, course, lesson, options) if side_by_side else None
+        values = trusted_run(course, lesson, options)
+        if filling:
+            filling.result()
+    return keep_expected(course, lesson, options, values, filled=side_by_side)
 
 
 # ---------------------------------------------------------------- one submission
