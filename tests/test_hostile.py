@@ -205,9 +205,9 @@ def test_sandbox_hides_the_course_and_the_network(tmp_path):
 # ---------------------------------------------------------------- limits
 
 def slow_cells(nb):
-    """Twelve cells of 5 s each: every cell is within its limit, the notebook is not."""
+    """Twelve cells of 2 s each: every cell is within its limit, the notebook is not."""
     for _ in range(12):
-        nb.cells.insert(2, code("import time\ntime.sleep(5)"))
+        nb.cells.insert(2, code("import time\ntime.sleep(2)"))
 
 
 @pytest.fixture(scope="module")
@@ -244,7 +244,7 @@ def hogged(tmp_path_factory):
 def slow(tmp_path_factory):
     course = fresh_tiny(tmp_path_factory.mktemp("slow"))
     submit_solution(course, "slow", edit=slow_cells)
-    return grade(course, "tiny", limits=Limits(cell_timeout=30, notebook_timeout=45))
+    return grade(course, "tiny", limits=Limits(cell_timeout=10, notebook_timeout=16))
 
 
 def test_cell_timeout_fails_one_cell_and_the_rest_carry_on(limited):
@@ -263,7 +263,7 @@ def test_a_kernel_that_ignores_interrupts_times_out(limited):
 def test_notebook_wall_clock_limit(slow):
     rows = by_id(slow["slow"])
     assert [rows["sums-test"]["status"], rows["checkpoint-test"]["status"]] == ["timeout", "timeout"]
-    assert "notebook ran longer than 45s" in rows["checkpoint-test"]["detail"]
+    assert "notebook ran longer than 16s" in rows["checkpoint-test"]["detail"]
 
 
 def test_memory_cap(hogged):
