@@ -24,10 +24,10 @@ x_val, y_val = jnp.asarray(images[order[:360]]), jnp.asarray(labels[order[:360]]
 print("training:", x_train.shape, "| validation:", x_val.shape)
 
 # One kernel on one digit: an output by hand, and the shapes of both paddings at strides 1 and 2.
-edge = jnp.array([[-1.0, 0.0, 1.0]] * 3)[:, :, None, None]              # HWIO (3, 3, 1, 1)
-digit0 = jnp.asarray(digits.images[:1], jnp.float32)[..., None]        # raw pixels 0..16
+edge = np.array([[-1.0, 0.0, 1.0]] * 3, np.float32)[:, :, None, None]   # HWIO (3, 3, 1, 1), NumPy
+digit0 = digits.images[:1, :, :, None].astype(np.float32)               # raw pixels 0..16, NumPy
 edge_map = lax.conv_general_dilated(digit0, edge, (1, 1), "SAME", dimension_numbers=DIMS)
-by_hand = float(jnp.sum(digit0[0, 1:4, 0:3, 0] * edge[:, :, 0, 0]))
+by_hand = float(np.sum(digit0[0, 1:4, 0:3, 0] * edge[:, :, 0, 0]))
 print("output[2, 1]: by hand", by_hand, "| lax", float(edge_map[0, 2, 1, 0]))
 shapes = {}
 for padding in ("SAME", "VALID"):
@@ -42,8 +42,8 @@ def init_cnn(key, channels=8):
     # Drawn as flat vectors and reshaped: on CPU a smaller program to compile than a 4-D draw.
     conv_w = jax.random.normal(conv_key, (9 * channels,)).reshape(3, 3, 1, channels)
     dense_w = jax.random.normal(dense_key, (160 * channels,)).reshape(16 * channels, 10)
-    return {"conv_w": conv_w * jnp.sqrt(2.0 / 9), "conv_b": jnp.zeros(channels),
-            "dense_w": dense_w * jnp.sqrt(2.0 / (16 * channels)), "dense_b": jnp.zeros(10)}
+    return {"conv_w": conv_w * (2.0 / 9) ** 0.5, "conv_b": jnp.zeros(channels),
+            "dense_w": dense_w * (2.0 / (16 * channels)) ** 0.5, "dense_b": jnp.zeros(10)}
 
 
 def cnn_apply(params, x):
