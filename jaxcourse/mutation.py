@@ -50,17 +50,8 @@ def is_test_cell(cell: NotebookNode) -> bool:
     return bool(meta.get("grade")) and not meta.get("solution")
 
 
-def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
-                      ) -> tuple[NotebookNode, list[tuple[fabricate.Mutant, list[int], list[int]]]]:
-    """The solution and a receipt, then each mutant's span twice (mutated, restored); and where
-    each re-run test cell landed, in the order of `mutants`.
-
-    Mutants of the same solution cell run one after another, shortest span first. Between two
-    of them the restore re-runs the span's other cells but not its test cells: the next
-    mutant's span re-runs all of those anyway. The group's last restore runs them, and its
-    results are every member's `restored` verdict, so a mutant that broke the kernel or leaked
-    state voids its whole group.
-    """
+def mutant_spans(source: NotebookNode, mutants: list[fabricate.Mutant]) -> list[tuple[int, int]]:
+    """Each mutant's span in `source`: the position of the cell it replaces, and of the last cell it fails."""
     position = {cell.metadata.nbgrader["grade_id"]: i for i, cell in enumerate(source.cells)
                 if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
     spans = []
@@ -72,6 +63,21 @@ def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
         if stop < start:
             raise CourseError(f"mutant {mutant.name}: the cells it fails come before the cell it replaces")
         spans.append((start, stop))
+    return spans
+
+
+def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
+                      ) -> tuple[NotebookNode, list[tuple[fabricate.Mutant, list[int], list[int]]]]:
+    """The solution and a receipt, then each mutant's span twice (mutated, restored); and where
+    each re-run test cell landed, in the order of `mutants`.
+
+    Mutants of the same solution cell run one after another, shortest span first. Between two
+    of them the restore re-runs the span's other cells but not its test cells: the next
+    mutant's span re-runs all of those anyway. The group's last restore runs them, and its
+    results are every member's `restored` verdict, so a mutant that broke the kernel or leaked
+    state voids its whole group.
+    """
+    spans = mutant_spans(source, mutants)
     nb = copy.deepcopy(source)
     nb.cells.append(nbformat.v4.new_code_cell((KERNEL_DIR / "receipt.py").read_text(), id=SOLUTION_RECEIPT_ID))
     order = sorted(range(len(mutants)), key=lambda k: spans[k])

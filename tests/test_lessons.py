@@ -9,7 +9,7 @@ import pytest
 from conftest import LESSONS, grade, lesson_course, release_nb
 from jaxcourse import fabricate
 from jaxcourse.grade import Options
-from jaxcourse.mutation import check_mutants
+from jaxcourse.mutation import check_mutants, mutant_spans
 from notebook_errors import unfinished_release_problems
 
 
@@ -90,11 +90,9 @@ def test_the_shared_kernel_judges_mutants_as_fresh_graded_runs_do(tmp_path_facto
     released = release_nb(course, lesson)
     verdicts = check_mutants(course, lesson, Options(log=lambda *_: None, compilation_cache=False))
     source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    position = {cell.metadata.nbgrader.grade_id: i for i, cell in enumerate(source.cells)
-                if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+    spans = mutant_spans(source, [v.mutant for v in verdicts])
     last = {}
-    for verdict in sorted(verdicts, key=lambda v: (position[v.mutant.replaces],
-                                                   max(position[g] for g in v.mutant.fails))):
+    for _, verdict in sorted(zip(spans, verdicts), key=lambda pair: pair[0]):  # the order they ran in
         last[verdict.mutant.replaces] = verdict
     assert len(last) >= 3 and len(last) < len(verdicts), f"{lesson}: too few groups of mutants to prove this"
     for verdict in last.values():
