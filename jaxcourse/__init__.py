@@ -2,6 +2,8 @@
 import os
 import sys
 
+from .kernel import no_format_checkers  # noqa: F401  (before anything imports nbformat)
+
 # nbgrader shells out to `alembic` (from this environment) when it creates a gradebook;
 # make that work when the venv is not activated.
 _bin = os.path.dirname(sys.executable)

@@ -5,7 +5,6 @@ import copy
 import hashlib
 import json
 import queue
-import shutil
 import threading
 import time
 import traceback
@@ -17,7 +16,7 @@ from typing import Callable
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from . import report
+from . import report, safefs
 from .backends import BACKENDS
 from .collect import Submission, collect
 from .course import Course, CourseError
@@ -173,8 +172,9 @@ def fill_cache(course: Course, lesson: str, options: Options) -> None:
     """Compile the lesson's visible code into its cache, so no submission can read the
     instructor's programs (solutions and hidden tests never run against this cache)."""
     folder = cache_path(course, lesson, options.platform)
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    for entry in folder.iterdir():  # emptied in place: sandboxes started ahead have it mounted
+        safefs.remove_tree(entry)
     spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
                        cache=CompilationCache(folder, writable=True))
     Sandbox(spec).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
@@ -237,17 +237,22 @@ def current_expected(course: Course, lesson: str, options: Options) -> dict | No
     return cached if fresh and cached_ok else None
 
 
-def expected_values(course: Course, lesson: str, options: Options) -> dict:
-    """The instructor's exports for this lesson and platform, re-run only when the source changed."""
-    current = current_expected(course, lesson, options)
-    if current:
-        return current
+def expected_values(course: Course, lesson: str, options: Options, preflight: Callable[[str], object]) -> dict:
+    """Run the instructor's solution and keep its exports (and fill the lesson's cache).
+
+    The run's receipt proves that JAX started the platform. When the solution fails, `preflight`
+    first rules out the likelier cause, a platform JAX cannot start here.
+    """
     # On CPU the two runs share no device, so the cache fills while the solution runs (each
     # GPU or TPU chip takes one process at a time).
     side_by_side = uses_cache(options) and options.platform == "cpu"
     with ThreadPoolExecutor(max_workers=1) as pool:
         filling = pool.submit(fill_cache, course, lesson, options) if side_by_side else None
-        values = trusted_run(course, lesson, options)
+        try:
+            values = trusted_run(course, lesson, options)
+        except CourseError:
+            preflight(options.platform)
+            raise
         if filling:
             filling.result()
     return keep_expected(course, lesson, options, values, filled=side_by_side)
@@ -352,24 +357,36 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     course.ensure_config_file()
     sync_gradebook(course, lesson)
     structure = lesson_structure(course, lesson)
-    expected = expected_values(course, lesson, options)
     submissions, skipped = collect(course, lesson, list(structure))
     for reason in skipped:
         options.log(f"skipped {reason}")
-    start, total = time.monotonic(), len(submissions)
+    total, expected_hash = len(submissions), source_hash(course, lesson)
     kept: dict[int, LedgerEntry] = {}
     for index, submission in enumerate(submissions):
         entry = LedgerEntry.load(course, lesson, submission.student)
         if entry and (entry.submission_hash, entry.expected_hash, entry.platform) == (
-                submission.content_hash(), expected["source_hash"], options.platform):
+                submission.content_hash(), expected_hash, options.platform):
             options.log(f"[{index + 1}/{total}] {submission.student}: unchanged, kept")
             kept[index] = entry
     todo = [i for i in range(total) if i not in kept]
     workers = max(1, options.workers or backend.default_workers(options.platform))
-    folder = cache_path(course, lesson, options.platform)
-    cache = CompilationCache(folder) if uses_cache(options) and folder.is_dir() else None
+    current = current_expected(course, lesson, options)  # before the cache folder is made for the mounts below
+    cache = None
+    if uses_cache(options):
+        cache = CompilationCache(cache_path(course, lesson, options.platform))
+        cache.path.mkdir(parents=True, exist_ok=True)
+    # The workers' first sandboxes boot while the solution runs: they import no jax and open no
+    # device before their notebook arrives, and the cache they mount is filled before it does.
     executors, close = backend.executors(options, workers, len(todo) * len(structure),
                                          lesson_env(course, lesson, options.platform), cache)
+    try:
+        if current:  # stored values prove nothing about this machine; a fresh run's receipt does
+            backend.preflight(options.platform)
+        expected = current or expected_values(course, lesson, options, backend.preflight)
+    except BaseException:
+        close()
+        raise
+    start = time.monotonic()
     slots: queue.Queue[Executor] = queue.Queue()
     for execute in executors:
         slots.put(execute)

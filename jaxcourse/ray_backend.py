@@ -99,16 +99,21 @@ class WarmNodeSandbox:
 
 
 def warm_executors(options, workers: int, runs: int, lesson_env: dict[str, str]):
-    """One warm actor per worker; a sandbox is started ahead only for a notebook still to come."""
+    """One warm actor per worker; a sandbox is started ahead only for a notebook still to come.
+
+    Each actor is created with its first notebook: an actor holds its core or chip for good, and
+    the instructor's solution, which runs before any submission, needs one."""
     ray = _ray()
     actor = ray.remote(**_request(options.platform))(WarmNodeSandbox)
-    actors = [actor.remote(options.platform, options.limits, options.sandbox, options.preimport, lesson_env,
-                           options.draw_figures) for _ in range(max(1, min(workers, runs)))]
+    actors: list = [None] * max(1, min(workers, runs))
     lock, remaining, warm = threading.Lock(), [runs], set(range(len(actors)))
 
     def executor_for(index):
         def execute(nb: NotebookNode) -> Execution:
             with lock:
+                if actors[index] is None:
+                    actors[index] = actor.remote(options.platform, options.limits, options.sandbox, options.preimport,
+                                                 lesson_env, options.draw_figures)
                 remaining[0] -= 1
                 warm.discard(index)
                 warm_next = remaining[0] > len(warm)
@@ -118,8 +123,9 @@ def warm_executors(options, workers: int, runs: int, lesson_env: dict[str, str])
         return execute
 
     def close() -> None:
-        ray.get([handle.close.remote() for handle in actors])
-        for handle in actors:
+        started = [handle for handle in actors if handle is not None]
+        ray.get([handle.close.remote() for handle in started])
+        for handle in started:
             ray.kill(handle)
     return [executor_for(index) for index in range(len(actors))], close
 
@@ -143,7 +149,9 @@ class Ray:
 
     def prepare(self, options) -> None:
         connect(options.ray_address)
-        preflight(options.platform)
+
+    def preflight(self, platform: str) -> None:
+        preflight(platform)
 
     def default_workers(self, platform: str) -> int:
         return default_workers(platform)

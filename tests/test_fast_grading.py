@@ -3,14 +3,17 @@ the Ray backend, and the progress display."""
 import shutil
 import subprocess
 import sys
+import time
 
 import nbformat
+import psutil
 import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate, ray_backend
+from jaxcourse import grade as grading
 from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
-from jaxcourse.grade import PREIMPORT, Options, cache_path
+from jaxcourse.grade import PREIMPORT, Options, cache_path, expected_path
 from test_resume import export_totals
 
 JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"
@@ -93,6 +96,43 @@ def test_compilation_cache_is_filled_by_the_solution_and_read_only_for_students(
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == entries
     # JAX's C++ cache loader complains about machine features on stderr; none of it reaches the student.
     assert "cpu_aot_loader" not in out
+
+
+def cache_mounted_in_a_started_sandbox() -> bool:
+    """Is a sandbox that mounts the cache running its notebook runner (so its mounts are made)?"""
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if SANDBOX_CACHE in proc.cmdline() and any(
+                    "run_notebook.py" in " ".join(child.cmdline()) for child in proc.children(recursive=True)):
+                return True
+        except psutil.Error:
+            pass
+    return False
+
+
+def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, monkeypatch):
+    """The workers' first sandboxes mount the cache folder while the solution's run refills it."""
+    course = fresh_tiny(tmp_path)
+    expected_path(course, "tiny", "cpu").unlink()  # the solution runs again; the cache is emptied and refilled
+    fill = grading.fill_cache
+
+    def fill_once_a_sandbox_has_mounted_the_cache(*args):
+        deadline = time.monotonic() + 60
+        while not cache_mounted_in_a_started_sandbox() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        fill(*args)
+
+    monkeypatch.setattr(grading, "fill_cache", fill_once_a_sandbox_has_mounted_the_cache)
+
+    def counting_hits(nb):
+        nb.cells.insert(0, nbformat.v4.new_code_cell(COUNT_CACHE_EVENTS))
+        nb.cells.append(nbformat.v4.new_code_cell("print('hits', events.get('/jax/compilation_cache/cache_hits', 0))"))
+
+    submit_solution(course, "a", edit=counting_hits)
+    assert {r["status"] for r in grade(course, "tiny")["a"]} == {"ok"}
+    graded = nbformat.read(course.autograded / "a" / "tiny" / "tiny.ipynb", as_version=4)
+    out = "".join(o.get("text", "") for cell in graded.cells for o in cell.get("outputs", []))
+    assert "hits" in out and "hits 0" not in out, out
 
 
 def test_grading_fills_the_cache_once_and_grades_identically_without_it(tmp_path):

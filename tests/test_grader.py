@@ -1,6 +1,7 @@
 """The grading contract: CSV, gradebook, receipts, platforms and the CLI, on the fixture lesson."""
 import csv
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ import nbformat
 
 from conftest import FIXTURES, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate
+from jaxcourse.grade import cache_path, expected_path
 from jaxcourse.report import CSV_COLUMNS, write_lesson_feedback
 
 JAXCOURSE = [sys.executable, "-m", "jaxcourse.cli"]
@@ -86,6 +88,19 @@ def test_gpu_on_a_cpu_machine_fails_fast_and_grades_nothing(tmp_path):
     assert result.returncode == 2
     assert "--platform gpu was requested, but JAX cannot use it" in result.stderr
     assert "Nothing was graded" in result.stderr
+    assert not (course.grades / "tiny.csv").exists()
+    assert not (course.autograded / "ada").exists()
+
+
+def test_stored_expected_values_do_not_stand_in_for_the_platform_check(tmp_path):
+    """Without a fresh solution run, nothing but the preflight would notice a missing platform."""
+    course = fresh_tiny(tmp_path)
+    shutil.copy(expected_path(course, "tiny", "cpu"), expected_path(course, "tiny", "gpu"))
+    shutil.copytree(cache_path(course, "tiny", "cpu"), cache_path(course, "tiny", "gpu"))
+    submit_solution(course, "ada")
+    result = run_cli("grade", "tiny", "--platform", "gpu", "--course-dir", str(course.root))
+    assert result.returncode == 2, result.stderr
+    assert "--platform gpu was requested, but JAX cannot use it" in result.stderr
     assert not (course.grades / "tiny.csv").exists()
     assert not (course.autograded / "ada").exists()
 

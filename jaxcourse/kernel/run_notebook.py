@@ -1,6 +1,6 @@
 """Executes one notebook with papermill. Runs inside the sandbox, beside the kernel.
 
-Standalone on purpose: the sandbox sees the Python environment but not this repository.
+Standalone on purpose: the sandbox sees the Python environment and this folder, not the repository.
 usage: run_notebook.py INPUT OUTPUT CELL_TIMEOUT OUTPUT_BYTES PREIMPORT
 
 The kernel starts at once and imports PREIMPORT (comma-separated modules); the notebook runs
@@ -10,13 +10,7 @@ import os
 import sys
 import time
 
-# jsonschema imports a checker for every string format it knows, and builds rfc3987_syntax's IRI
-# grammar (over a second of CPU, once per submission here). Notebook schemas use no format, so
-# the runner goes without them: a checker that fails to import is simply not registered.
-for _checker in ("rfc3987_syntax", "rfc3986_validator", "rfc3339_validator", "isoduration", "uri_template",
-                 "webcolors", "fqdn"):
-    sys.modules.setdefault(_checker, None)
-
+import no_format_checkers  # noqa: F401  (before nbformat; the runner's folder is on sys.path)
 import nbclient.client
 import nbclient.exceptions
 import nbformat
