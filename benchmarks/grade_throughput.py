@@ -1,22 +1,28 @@
 """Grading throughput: stock `nbgrader autograde` against `jaxcourse grade`, and a bare script.
 
-Builds a scratch course with 20 submissions of one lesson (correct, one-wrong and blank, mixed),
-then, in the same run on the same machine, times:
+Builds scratch courses with 20 submissions of one lesson (correct, one-wrong and blank, mixed),
+then, on the same machine, times:
   1. stock `nbgrader autograde LESSON` (serial, unsandboxed, its own Execute preprocessor);
   2. `jaxcourse grade LESSON` with the default workers (sandboxed, verdicts outside the kernel),
-     warm single-use kernels and the read-only compilation cache;
+     warm single-use kernels and the read-only compilation cache, from a fresh course (the
+     instructor's solution run and the cache fill included);
+     1 and 2 alternate for --rounds rounds, each on fresh copies, and the ratios are the
+     medians of the rounds', so that a machine whose speed drifts (shared hosts do) skews one
+     round, not the result;
   3. the same with `--cold --no-compilation-cache`, to show what those two are worth;
   3b. warm kernels with `--no-compilation-cache`, to show what the cache of the lesson's visible
       code is worth (the instructor's solution and hidden tests are no longer in it);
-  4. the instructor's solution as a bare Python script (no kernel, no grading).
-and prints the ratios. CPU time is counted in a cpuacct cgroup per command where the host has
-cgroup v1 (sandboxes included, other load excluded); elsewhere from /proc/stat, so run it quiet. Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20]
+  4. the instructor's solution as a bare Python script (no kernel, no grading), best of three.
+CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1 (sandboxes
+included, other load excluded); elsewhere from /proc/stat, so run it quiet.
+Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20] [--rounds 3]
 """
 from __future__ import annotations
 
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,7 +42,6 @@ from jaxcourse.release import release  # noqa: E402
 from jaxcourse.workers import default_workers  # noqa: E402
 
 
-CPU_SECONDS: dict[str, float] = {}
 IN_CGROUP: list[bool] = []  # per command: was its CPU time counted in a cgroup of its own?
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
 
@@ -58,8 +63,8 @@ def own_cpu_group() -> Path | None:
         return None
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
-    """Wall seconds of `cmd`; its CPU seconds go to CPU_SECONDS (the machine's, without a cgroup)."""
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of `cmd` (CPU of the whole machine where no cgroup can be made)."""
     group, busy = own_cpu_group(), busy_seconds()
     join = (lambda: (group / "cgroup.procs").write_text(str(os.getpid()))) if group else None
     start = time.perf_counter()
@@ -67,13 +72,13 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
     seconds = time.perf_counter() - start
     IN_CGROUP.append(group is not None)
     if group:
-        CPU_SECONDS[" ".join(cmd)] = int((group / "cpuacct.usage").read_text()) / 1e9
+        cpu = int((group / "cpuacct.usage").read_text()) / 1e9
         group.rmdir()
     else:
-        CPU_SECONDS[" ".join(cmd)] = busy_seconds() - busy
+        cpu = busy_seconds() - busy
     if done.returncode not in (0, 1):
         sys.exit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return seconds
+    return seconds, cpu
 
 
 def build(root: Path, lesson: str, count: int) -> Course:
@@ -98,43 +103,50 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lesson", default="welcome-02")
     parser.add_argument("-n", type=int, default=20, help="submissions")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating stock / jaxcourse rounds (default 3)")
     args = parser.parse_args()
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
+    nbgrader = [str(bin_dir / "nbgrader"), "autograde", args.lesson, "--force"]
+    ours = [str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet"]
+    n, cores, workers = args.n, os.cpu_count(), default_workers("cpu")
+    print(f"lesson {args.lesson}, {n} submissions, {cores} cores, {workers} worker(s), {args.rounds} round(s)")
+    rounds = []
     with tempfile.TemporaryDirectory(prefix="jaxcourse-bench-") as scratch:
-        stock = build(Path(scratch) / "stock", args.lesson, args.n)
-        ours = build(Path(scratch) / "ours", args.lesson, args.n)
-        cold = build(Path(scratch) / "cold", args.lesson, args.n)
-        uncached = build(Path(scratch) / "uncached", args.lesson, args.n)
-        stock_s = timed([str(bin_dir / "nbgrader"), "autograde", args.lesson, "--force"], stock.root, env)
-        ours_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet"], ours.root, env)
-        cold_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet", "--cold",
-                        "--no-compilation-cache"], cold.root, env)
-        uncached_s = timed([str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet", "--no-compilation-cache"],
-                           uncached.root, env)
+        for r in range(args.rounds):
+            stock_s, stock_cpu = timed(nbgrader, build(Path(scratch) / f"stock-{r}", args.lesson, n).root, env)
+            ours_s, ours_cpu = timed(ours, build(Path(scratch) / f"ours-{r}", args.lesson, n).root, env)
+            rounds.append((stock_s, stock_cpu, ours_s, ours_cpu))
+            print(f"round {r + 1}: stock {stock_s:5.1f} s ({stock_cpu / n:.2f} CPU-s a submission), jaxcourse "
+                  f"{ours_s:5.1f} s ({ours_cpu / n:.2f} CPU-s): {stock_s / ours_s:.2f}x throughput, "
+                  f"{ours_cpu / stock_cpu:.2f}x CPU, bound {cores * stock_s / ours_cpu:.2f}x", flush=True)
+        cold_s, cold_cpu = timed([*ours, "--cold", "--no-compilation-cache"],
+                                 build(Path(scratch) / "cold", args.lesson, n).root, env)
+        uncached_s, _ = timed([*ours, "--no-compilation-cache"], build(Path(scratch) / "uncached", args.lesson, n).root, env)
+        stock = Course.at(Path(scratch) / "stock-0")
         script = Path(scratch) / f"{args.lesson}.py"
         script.write_text(solution_script(solution_notebook(stock, args.lesson), args.lesson))
-        bare_s = min(timed([sys.executable, str(script)], Path(scratch), {**env, "MPLBACKEND": "Agg"})
-                     for _ in range(3))
-    stock_cpu, ours_cpu, cold_cpu = list(CPU_SECONDS.values())[:3]
-    bare_cpu = min(list(CPU_SECONDS.values())[4:])
-    workers = default_workers("cpu")
-    per_stock, per_ours = stock_s / args.n, ours_s / args.n
-    print(f"lesson {args.lesson}, {args.n} submissions, {os.cpu_count()} cores, {workers} worker(s)")
-    print(f"stock nbgrader autograde (serial):  {stock_s:7.1f} s  ({per_stock:.2f} s per submission)")
-    print(f"jaxcourse grade (default workers):  {ours_s:7.1f} s  ({per_ours:.2f} s per submission, "
+        bare_s, bare_cpu = min(timed([sys.executable, str(script)], Path(scratch), {**env, "MPLBACKEND": "Agg"})
+                               for _ in range(3))
+
+    def median(ratio) -> float:
+        return statistics.median(ratio(*row) for row in rounds)
+
+    stock_s, stock_cpu, ours_s, ours_cpu = (statistics.median(row[i] for row in rounds) for i in range(4))
+    print(f"stock nbgrader autograde (serial):  {stock_s:7.1f} s  ({stock_s / n:.2f} s per submission; medians of the rounds)")
+    print(f"jaxcourse grade (default workers):  {ours_s:7.1f} s  ({ours_s / n:.2f} s per submission, "
           "including the one solution run)")
-    print(f"  ... --cold --no-compilation-cache:  {cold_s:7.1f} s  ({cold_s / args.n:.2f} s per submission); "
+    print(f"  ... --cold --no-compilation-cache:  {cold_s:7.1f} s  ({cold_s / n:.2f} s per submission); "
           f"warm kernels + cache are {cold_s / ours_s:.2f}x faster")
     print(f"  ... warm, --no-compilation-cache:  {uncached_s:7.1f} s; the cache of visible code is worth "
           f"{uncached_s / ours_s:.2f}x")
     print(f"bare script of the solution:        {bare_s:7.2f} s  ({bare_cpu:.2f} CPU seconds)")
-    print(f"CPU seconds per submission:         stock {stock_cpu / args.n:.2f}, jaxcourse {ours_cpu / args.n:.2f}, "
-          f"cold {cold_cpu / args.n:.2f} (counted {'per command in a cgroup' if all(IN_CGROUP) else 'machine-wide'}); "
-          f"with {os.cpu_count()} cores the speed-up can be at most {os.cpu_count() * stock_s / ours_cpu:.2f}x")
-    print(f"CPU per submission / stock's:       {ours_cpu / stock_cpu:5.2f}x  (target <= 1.0x)")
-    print(f"speed-up over stock nbgrader:       {stock_s / ours_s:5.2f}x  (target >= 2.5x)")
-    print(f"per-submission cost / bare script:  {per_ours / bare_s:5.2f}x  (target <= 1.25x)")
+    print(f"CPU seconds per submission:         stock {stock_cpu / n:.2f}, jaxcourse {ours_cpu / n:.2f}, "
+          f"cold {cold_cpu / n:.2f} (counted {'per command in a cgroup' if all(IN_CGROUP) else 'machine-wide'}); "
+          f"with {cores} cores the speed-up can be at most {median(lambda s, _, __, c: cores * s / c):.2f}x")
+    print(f"CPU per submission / stock's:       {median(lambda _, sc, __, oc: oc / sc):5.2f}x  (target <= 1.0x)")
+    print(f"speed-up over stock nbgrader:       {median(lambda ss, _, os_, __: ss / os_):5.2f}x  (target >= 2.5x)")
+    print(f"per-submission cost / bare script:  {ours_s / n / bare_s:5.2f}x  (target <= 1.25x)")
 
 
 if __name__ == "__main__":

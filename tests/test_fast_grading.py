@@ -59,6 +59,16 @@ def test_a_warm_sandbox_honours_jax_settings_made_before_import_jax():
     assert "devices 4" in printed(execution)
 
 
+def test_the_kernel_imports_from_the_working_folder_and_not_from_the_graders():
+    """As with ipykernel_launcher: a student's own module in the working folder imports; the
+    grader's kernel folder (the runner, the receipt) is not on the path."""
+    execution = Sandbox(SandboxSpec("cpu")).run(notebook(
+        "open('helper_module.py', 'w').write('VALUE = 7')\nimport helper_module\nprint('helper', helper_module.VALUE)\n"
+        "import sys\nprint('grader folder', '/grader/kernel' in sys.path)\n"))
+    out = printed(execution)
+    assert "helper 7" in out and "grader folder False" in out, out
+
+
 def test_unused_warm_sandbox_is_discarded_cleanly():
     sandbox = Sandbox(SandboxSpec("cpu", preimport=PREIMPORT))
     sandbox.discard()

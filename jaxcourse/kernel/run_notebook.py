@@ -15,6 +15,7 @@ import nbclient.client
 import nbclient.exceptions
 import nbformat
 import papermill
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 from papermill.clientwrap import PapermillNotebookClient
@@ -99,9 +100,19 @@ class GraderEngine(NBClientEngine):
 papermill_engines.register("jaxcourse", GraderEngine)
 
 
+class GraderKernelSpecs(KernelSpecManager):
+    """The one kernel graded runs use (python_kernel.py beside this file), found without searching
+    Jupyter's data folders."""
+
+    def get_kernel_spec(self, kernel_name):
+        kernel = os.path.join(os.path.dirname(os.path.abspath(__file__)), "python_kernel.py")
+        return KernelSpec(argv=[sys.executable, kernel, "-f", "{connection_file}"], display_name="Python 3",
+                          language="python", resource_dir=os.path.dirname(kernel))
+
+
 async def start_kernel(preimport):
     """Boot the kernel papermill will use; import `preimport` silently (no names, no history)."""
-    km = AsyncKernelManager(kernel_name="python3")
+    km = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=GraderKernelSpecs())
     # C++ log lines (XLA's cache loader, for one) go to the grader's log, not into cell outputs.
     await km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:",
                                            "--IPKernelApp.capture_fd_output=False"], cwd=os.getcwd())
