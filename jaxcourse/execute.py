@@ -33,6 +33,7 @@ SANDBOX_HOSTNAME = "sandbox"
 # kernel/figures/jaxcourse_figures.py: a matplotlib backend that builds figures but never draws them.
 UNDRAWN_FIGURES = {"MPLBACKEND": "module://jaxcourse_figures"}
 SANDBOX_CACHE = "/grader/jax-cache"
+SANDBOX_FONT_CACHE = f"{SANDBOX_HOME}/.cache/matplotlib"  # where matplotlib keeps its font list
 OUT_ENTRIES = 1000  # files and folders the output folder may hold; the runner writes one
 GPU_CONTROL_NODES = ("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset")
 BASIC_DEVICES = ("null", "zero", "full", "random", "urandom")
@@ -236,6 +237,12 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
     ]
     if cache is not None:
         cmd += ["--bind" if cache.writable else "--ro-bind", str(cache.path), SANDBOX_CACHE]
+        if cache.writable:
+            cmd += ["--bind-try", str(cache.fonts), SANDBOX_FONT_CACHE]
+        else:
+            for font_list in sorted(cache.fonts.glob("fontlist-*.json")):
+                if font_list.is_file() and not font_list.is_symlink():
+                    cmd += ["--ro-bind", str(font_list), f"{SANDBOX_FONT_CACHE}/{font_list.name}"]
     cmd += ["--chdir", SANDBOX_HOME, "--clearenv"]
     for key, value in sorted(env.items()):
         cmd += ["--setenv", key, value]
@@ -353,13 +360,19 @@ def _launch_command(cmd: list[str], limits: Limits, cgroup: _Cgroup) -> list[str
 
 @dataclass(frozen=True)
 class CompilationCache:
-    """A JAX persistent compilation cache folder on the host.
+    """A JAX persistent compilation cache folder on the host, and matplotlib's font list beside it.
 
-    The instructor's solution fills it (writable); every submission reads it (read-only), so
-    correct answers skip compilation and no student can plant a program for another.
+    A run of the lesson's visible code fills them (writable); every submission reads them
+    (read-only), so correct answers skip compilation, no home rebuilds the font list (0.1
+    CPU-s with 38 fonts, more where there are more), and no student can plant a program or
+    a font entry for another.
     """
     path: Path
     writable: bool = False
+
+    @property
+    def fonts(self) -> Path:
+        return self.path.with_name(f"{self.path.name}-matplotlib")
 
     def env(self) -> dict[str, str]:
         return {"JAX_COMPILATION_CACHE_DIR": SANDBOX_CACHE,

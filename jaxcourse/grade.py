@@ -171,12 +171,13 @@ def visible_cells(nb: NotebookNode) -> NotebookNode:
 def fill_cache(course: Course, lesson: str, options: Options) -> None:
     """Compile the lesson's visible code into its cache, so no submission can read the
     instructor's programs (solutions and hidden tests never run against this cache)."""
-    folder = cache_path(course, lesson, options.platform)
-    folder.mkdir(parents=True, exist_ok=True)
-    for entry in folder.iterdir():  # emptied in place: sandboxes started ahead have it mounted
-        safefs.remove_tree(entry)
+    cache = CompilationCache(cache_path(course, lesson, options.platform), writable=True)
+    for folder in (cache.path, cache.fonts):
+        folder.mkdir(parents=True, exist_ok=True)
+        for entry in folder.iterdir():  # emptied in place: sandboxes started ahead have it mounted
+            safefs.remove_tree(entry)
     spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
-                       cache=CompilationCache(folder, writable=True))
+                       cache=cache)
     Sandbox(spec).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
 
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate, ray_backend
 from jaxcourse import grade as grading
-from jaxcourse.execute import SANDBOX_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
+from jaxcourse.execute import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
 from jaxcourse.grade import PREIMPORT, Options, cache_path, expected_path
 from test_resume import export_totals
 
@@ -106,6 +106,37 @@ def test_compilation_cache_is_filled_by_the_solution_and_read_only_for_students(
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == entries
     # JAX's C++ cache loader complains about machine features on stderr; none of it reaches the student.
     assert "cpu_aot_loader" not in out
+
+
+FONT_MANAGER_LOG = ("import io, logging\n"
+                    "font_log = io.StringIO()\n"
+                    "logging.getLogger('matplotlib.font_manager').addHandler(logging.StreamHandler(font_log))\n"
+                    "logging.getLogger('matplotlib.font_manager').setLevel(logging.INFO)\n"
+                    "import matplotlib.pyplot\n"
+                    "print('font manager:', font_log.getvalue().strip() or 'loaded')\n")
+
+
+def test_the_font_list_built_by_visible_code_is_read_only_for_students_and_spares_the_rebuild(tmp_path):
+    cache = CompilationCache(tmp_path / "cache", writable=True)
+    cache.path.mkdir()
+    cache.fonts.mkdir()
+    assert "generated new fontManager" in printed(Sandbox(SandboxSpec("cpu", cache=cache)).run(notebook(FONT_MANAGER_LOG)))
+    (font_list,) = cache.fonts.glob("fontlist-*.json")
+    built = font_list.read_bytes()
+
+    student = Sandbox(SandboxSpec("cpu", cache=CompilationCache(cache.path))).run(notebook(
+        FONT_MANAGER_LOG,
+        "import glob, os\n"
+        f"(target,) = glob.glob({SANDBOX_FONT_CACHE!r} + '/fontlist-*.json')\n"
+        "for attempt in (lambda: open(target, 'w').write('{}'), lambda: os.remove(target)):\n"
+        "    try:\n        attempt()\n        print('WROTE')\n"
+        "    except OSError as exc:\n        print('refused', exc.errno)\n"
+        "print('home writable', os.access(os.path.dirname(target), os.W_OK))\n"))
+    out = printed(student)
+    assert "font manager: loaded" in out, out
+    assert "WROTE" not in out and "refused 30" in out and "refused 16" in out, out  # EROFS; EBUSY (a mount point)
+    assert "home writable True" in out, out
+    assert font_list.read_bytes() == built
 
 
 def cache_mounted_in_a_started_sandbox() -> bool:
