@@ -28,9 +28,13 @@ def notebook(*sources):
     return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
 
 
+def printed_in(nb):
+    return "".join(out.get("text", "") for cell in nb.cells for out in cell.get("outputs", []))
+
+
 def printed(execution):
     assert execution.notebook is not None, execution.fatal or execution.stderr_tail
-    return "".join(out.get("text", "") for cell in execution.notebook.cells for out in cell.get("outputs", []))
+    return printed_in(execution.notebook)
 
 
 def test_warm_sandbox_serves_one_notebook_with_nothing_left_behind():
@@ -171,8 +175,7 @@ def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, m
 
     submit_solution(course, "a", edit=counting_hits)
     assert {r["status"] for r in grade(course, "tiny")["a"]} == {"ok"}
-    graded = nbformat.read(course.autograded / "a" / "tiny" / "tiny.ipynb", as_version=4)
-    out = "".join(o.get("text", "") for cell in graded.cells for o in cell.get("outputs", []))
+    out = printed_in(nbformat.read(course.autograded / "a" / "tiny" / "tiny.ipynb", as_version=4))
     assert "hits" in out and "hits 0" not in out, out
 
 
