@@ -13,9 +13,13 @@ then, on the same machine, times:
   3b. warm kernels with `--no-compilation-cache`, to show what the cache of the lesson's visible
       code is worth (the instructor's solution and hidden tests are no longer in it);
   4. the instructor's solution as a bare Python script (no kernel, no grading), best of three.
+With --scaling W it measures instead how grading scales with the host's cores: `jaxcourse grade`
+with 1 worker and with W workers, alternating for --rounds rounds on fresh copies (a 16-core
+host: --scaling 16 --rounds 1; the submissions default to 8 per worker, so that the tail where
+workers run out of notebooks stays short).
 CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1 (sandboxes
 included, other load excluded); elsewhere from /proc/stat, so run it quiet.
-Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20] [--rounds 3]
+Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20] [--rounds 3] [--scaling W]
 """
 from __future__ import annotations
 
@@ -102,37 +106,63 @@ def build(root: Path, lesson: str, count: int) -> Course:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lesson", default="welcome-02")
-    parser.add_argument("-n", type=int, default=20, help="submissions")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating stock / jaxcourse rounds (default 3)")
+    parser.add_argument("-n", type=int, help="submissions (default 20; with --scaling, 8 per worker)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
+    parser.add_argument("--scaling", type=int, metavar="W", help="time 1 worker against W workers instead")
     args = parser.parse_args()
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
-    nbgrader = [str(bin_dir / "nbgrader"), "autograde", args.lesson, "--force"]
     ours = [str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet"]
-    n, cores, workers = args.n, os.cpu_count(), default_workers("cpu")
-    print(f"lesson {args.lesson}, {n} submissions, {cores} cores, {workers} worker(s), {args.rounds} round(s)")
-    rounds = []
+    if args.scaling:
+        scaling(args.lesson, args.n or 8 * args.scaling, args.scaling, args.rounds, ours, env)
+    else:
+        against_stock(args.lesson, args.n or 20, args.rounds, ours, env)
+
+
+def scaling(lesson: str, n: int, workers: int, rounds: int, ours: list[str], env: dict[str, str]) -> None:
+    """Wall time of grading with 1 worker against `workers` workers, from fresh courses."""
+    print(f"lesson {lesson}, {n} submissions, {os.cpu_count()} cores, 1 against {workers} workers, "
+          f"{rounds} round(s)")
+    speedups = []
     with tempfile.TemporaryDirectory(prefix="jaxcourse-bench-") as scratch:
-        for r in range(args.rounds):
-            stock_s, stock_cpu = timed(nbgrader, build(Path(scratch) / f"stock-{r}", args.lesson, n).root, env)
-            ours_s, ours_cpu = timed(ours, build(Path(scratch) / f"ours-{r}", args.lesson, n).root, env)
-            rounds.append((stock_s, stock_cpu, ours_s, ours_cpu))
+        for r in range(rounds):
+            one_s, one_cpu = timed([*ours, "--workers", "1"], build(Path(scratch) / f"one-{r}", lesson, n).root, env)
+            many_s, many_cpu = timed([*ours, "--workers", str(workers)],
+                                     build(Path(scratch) / f"many-{r}", lesson, n).root, env)
+            speedups.append(one_s / many_s)
+            print(f"round {r + 1}: 1 worker {one_s:6.1f} s ({one_cpu / n:.2f} CPU-s a submission), {workers} workers "
+                  f"{many_s:6.1f} s ({many_cpu / n:.2f} CPU-s): {one_s / many_s:.2f}x", flush=True)
+    speedup = statistics.median(speedups)
+    print(f"speed-up of {workers} workers over 1:   {speedup:5.2f}x  (median; {speedup / workers:.0%} of linear; "
+          "the instructor's solution run and the cache fill are in both)")
+
+
+def against_stock(lesson: str, n: int, rounds: int, ours: list[str], env: dict[str, str]) -> None:
+    nbgrader = [str(Path(sys.executable).parent / "nbgrader"), "autograde", lesson, "--force"]
+    cores, workers = os.cpu_count(), default_workers("cpu")
+    print(f"lesson {lesson}, {n} submissions, {cores} cores, {workers} worker(s), {rounds} round(s)")
+    results = []
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-bench-") as scratch:
+        for r in range(rounds):
+            stock_s, stock_cpu = timed(nbgrader, build(Path(scratch) / f"stock-{r}", lesson, n).root, env)
+            ours_s, ours_cpu = timed(ours, build(Path(scratch) / f"ours-{r}", lesson, n).root, env)
+            results.append((stock_s, stock_cpu, ours_s, ours_cpu))
             print(f"round {r + 1}: stock {stock_s:5.1f} s ({stock_cpu / n:.2f} CPU-s a submission), jaxcourse "
                   f"{ours_s:5.1f} s ({ours_cpu / n:.2f} CPU-s): {stock_s / ours_s:.2f}x throughput, "
                   f"{ours_cpu / stock_cpu:.2f}x CPU, bound {cores * stock_s / ours_cpu:.2f}x", flush=True)
         cold_s, cold_cpu = timed([*ours, "--cold", "--no-compilation-cache"],
-                                 build(Path(scratch) / "cold", args.lesson, n).root, env)
-        uncached_s, _ = timed([*ours, "--no-compilation-cache"], build(Path(scratch) / "uncached", args.lesson, n).root, env)
+                                 build(Path(scratch) / "cold", lesson, n).root, env)
+        uncached_s, _ = timed([*ours, "--no-compilation-cache"], build(Path(scratch) / "uncached", lesson, n).root, env)
         stock = Course.at(Path(scratch) / "stock-0")
-        script = Path(scratch) / f"{args.lesson}.py"
-        script.write_text(solution_script(solution_notebook(stock, args.lesson), args.lesson))
+        script = Path(scratch) / f"{lesson}.py"
+        script.write_text(solution_script(solution_notebook(stock, lesson), lesson))
         bare_s, bare_cpu = min(timed([sys.executable, str(script)], Path(scratch), {**env, "MPLBACKEND": "Agg"})
                                for _ in range(3))
 
     def median(ratio) -> float:
-        return statistics.median(ratio(*row) for row in rounds)
+        return statistics.median(ratio(*row) for row in results)
 
-    stock_s, stock_cpu, ours_s, ours_cpu = (statistics.median(row[i] for row in rounds) for i in range(4))
+    stock_s, stock_cpu, ours_s, ours_cpu = (statistics.median(row[i] for row in results) for i in range(4))
     print(f"stock nbgrader autograde (serial):  {stock_s:7.1f} s  ({stock_s / n:.2f} s per submission; medians of the rounds)")
     print(f"jaxcourse grade (default workers):  {ours_s:7.1f} s  ({ours_s / n:.2f} s per submission, "
           "including the one solution run)")
