@@ -2,6 +2,10 @@
 # Run it with: JAX_PLATFORMS=cpu python exercises/autodiff-02.py (or tpu, or gpu); it ends PASS: autodiff-02
 
 # Jacobians, JVPs and VJPs: J, J v and u J for f(x) = (x0 x1, 3 x0 - x1, x1^2) at x = (2, 3).
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # a plain `python` run uses the CPU
+
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -2,7 +2,10 @@
 # Run it with: JAX_PLATFORMS=cpu python exercises/jit-02.py (or tpu, or gpu); it ends PASS: jit-02
 
 # Timing compiled code honestly: wait for results, separate the first call, compile on purpose.
+import os
 import time
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # a plain `python` run uses the CPU
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,10 @@
 # Lesson pytrees-01: its "Run the example" program, generated from the lesson notebook.
 # Run it with: JAX_PLATFORMS=cpu python exercises/pytrees-01.py (or tpu, or gpu); it ends PASS: pytrees-01
 
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # a plain `python` run uses the CPU
+
 import jax
 import jax.numpy as jnp
 import numpy as np

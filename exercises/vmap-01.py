@@ -1,6 +1,10 @@
 # Lesson vmap-01: its "Run the example" program, generated from the lesson notebook.
 # Run it with: JAX_PLATFORMS=cpu python exercises/vmap-01.py (or tpu, or gpu); it ends PASS: vmap-01
 
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # a plain `python` run uses the CPU
+
 import jax
 import jax.numpy as jnp
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -38,6 +39,18 @@ def example_source(course: Course, lesson: str) -> str | None:
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     return next((cell.source for cell in nb.cells
                  if cell.cell_type == "code" and EXAMPLE_TAG in cell.metadata.get("tags", [])), None)
+
+
+def example_problems(source: str, lesson: str) -> list[str]:
+    """What keeps an example cell from being the lesson's standalone program."""
+    lines = source.rstrip().splitlines()
+    problems = [] if lines and lines[-1] == f'print("PASS: {lesson}")' else [
+        f'the example cell must end with print("PASS: {lesson}")']
+    first_import = next((i for i, line in enumerate(lines) if re.match(r"(import|from) jax\b", line)), len(lines))
+    if not any(re.match(r"os\.environ\.setdefault\(['\"]JAX_PLATFORMS['\"]", line) for line in lines[:first_import]):
+        # `python exercises/<id>.py` then runs on the CPU, and the grader's or the student's value still wins
+        problems.append('the example cell must call os.environ.setdefault("JAX_PLATFORMS", "cpu") before it imports jax')
+    return problems
 
 
 def example_script(course: Course, lesson: str) -> str | None:

@@ -20,7 +20,7 @@ from typing import Callable
 import nbformat
 
 from . import fabricate
-from .artefacts import example_source, solution_notebook, solution_script
+from .artefacts import example_problems, example_source, solution_notebook, solution_script
 from .course import Course, CourseError
 from .grade import Options, lesson_env, trusted_run
 from .mutation import check_mutants, is_test_cell
@@ -59,8 +59,9 @@ def _metadata(course: Course, lesson: str, options: Options) -> str:
     source = example_source(course, lesson)
     if source is None:
         raise CourseError("no \"Run the example\" cell (a code cell tagged `example`)")
-    if source.rstrip().splitlines()[-1] != f'print("PASS: {lesson}")':
-        raise CourseError(f'the example cell must end with print("PASS: {lesson}")')
+    problems = example_problems(source, lesson)
+    if problems:
+        raise CourseError("; ".join(problems))
     return f"chapter {chapter}; the example program ends PASS: {lesson}"
 
 

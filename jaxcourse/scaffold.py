@@ -36,6 +36,10 @@ ax.legend()
 plt.show()'''
 
 EXAMPLE = '''\
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # `python exercises/{lesson}.py` runs on the CPU unless told otherwise
+
 import jax.numpy as jnp
 
 x = jnp.arange(4.0)

@@ -11,6 +11,7 @@ import nbformat
 import pytest
 
 from conftest import LESSONS, REPO, lessons_template
+from jaxcourse.artefacts import example_problems, example_source
 from jaxcourse.course import Course
 from jaxcourse.release import leaks, read_recorded
 
@@ -54,6 +55,23 @@ def test_generated_artefacts_match_a_fresh_regeneration():
         assert same, f"{relative} drifted from source/ (run `make release`)"
 
 
+@pytest.mark.fast
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_example_program_defaults_to_the_cpu_and_ends_pass(lesson):
+    assert example_problems(example_source(SOURCE, lesson) or "", lesson) == []
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("source", [
+    'import jax\nprint("PASS: demo-01")',
+    'import os\nimport jax\nos.environ.setdefault("JAX_PLATFORMS", "cpu")\nprint("PASS: demo-01")',
+    'import os\nos.environ["JAX_PLATFORMS"] = "cpu"\nimport jax\nprint("PASS: demo-01")',
+    'import os\nos.environ.setdefault("JAX_PLATFORMS", "cpu")\nimport jax\nprint("PASS")',
+])
+def test_an_example_that_forces_or_skips_the_platform_or_the_pass_line_is_refused(source):
+    assert example_problems(source, "demo-01")
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_example_program_runs_and_passes(lesson, tmp_path):
     """exercises/<id>.py is the lesson's "Run the example" cell, and its recorded output ends PASS too."""
@@ -89,7 +107,7 @@ def test_beginner_workspace_zip_runs(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Backend: cpu" in done.stdout and done.stdout.rstrip().endswith("Sum: 6.0")
     pins = (workspace / "requirements-cpu.txt").read_text()
-    for pin in ("jax==0.9.2", "jaxlib==0.9.2", "numpy==2.4.4", "optax==0.2.8"):
+    for pin in ("jax==0.9.2", "jaxlib==0.9.2", "numpy==2.4.4", "optax==0.2.8", "rich==15.0.0"):  # rich draws welcome-cpu's shardings
         assert pin in pins and pin in (SOURCE.root / "requirements-cpu.txt").read_text()
 
 
