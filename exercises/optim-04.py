@@ -56,8 +56,8 @@ def make_train(loss_fn, steps=30):
         loss, grads = jax.value_and_grad(loss_fn)(params, xs, ys)
         updates, opt_state = optimizer.update(grads, opt_state, params)
         params = optax.apply_updates(params, updates)
-        metrics = {"loss": loss, "grad_norm": optax.global_norm(grads),
-                   "update_norm": optax.global_norm(updates),
+        metrics = {"loss": loss, "grad_norm": optax.tree.norm(grads),
+                   "update_norm": optax.tree.norm(updates),
                    "max_abs_logit": jnp.max(jnp.abs(logits_of(params, xs)))}
         return (params, opt_state), metrics
 
