@@ -87,7 +87,8 @@ def _check_value(value: object, depth: int = 0) -> None:
             _check_value(item, depth + 1)
     elif kind == "raised":
         if not (value.get("type") is None or isinstance(value.get("type"), str)) or not (
-                isinstance(value.get("mro"), list) and all(isinstance(n, str) for n in value["mro"])):
+                isinstance(value.get("mro"), list) and all(isinstance(n, str) for n in value["mro"])) or not (
+                isinstance(value.get("message", ""), str) and len(value.get("message", "")) <= MAX_TEXT):
             raise BadRecord("bad exception export")
     elif kind == "array":
         if not (isinstance(value.get("dtype"), str) and isinstance(value.get("data"), str)
@@ -194,7 +195,11 @@ def _compare_arrays(actual: dict, expected: dict, options: dict, where: str) -> 
     got, exp = decode_array(actual), decode_array(expected)
     if got.shape != exp.shape:
         return f"{where}: shape {got.shape}, expected {exp.shape}"
-    if options.get("check_dtype", True) and got.dtype != exp.dtype:
+    check_dtype = options.get("check_dtype", True)
+    if check_dtype == "kind":
+        if got.dtype.kind != exp.dtype.kind:
+            return f"{where}: dtype {got.dtype}, expected one of the kind of {exp.dtype}"
+    elif check_dtype and got.dtype != exp.dtype:
         return f"{where}: dtype {got.dtype}, expected {exp.dtype}"
     if options.get("check_placement") and actual.get("placement") != expected.get("placement"):
         return f"{where}: placed on other devices or sharded differently than expected"
@@ -224,7 +229,12 @@ def compare(actual: dict, expected: dict, options: dict, where: str = "value") -
         if actual.get("type") is None:
             return f"{where}: raised nothing, expected {expected['type']}"
         # Matched by module-qualified name: a class that merely shares a short name is not it.
-        return None if expected["type"] in actual["mro"] else f"{where}: raised {actual.get('type')}, expected {expected['type']}"
+        if expected["type"] not in actual["mro"]:
+            return f"{where}: raised {actual.get('type')}, expected {expected['type']}"
+        fragments, message = options.get("contains") or [], actual.get("message")
+        if fragments and not (isinstance(message, str) and all(str(f) in message for f in fragments)):
+            return f"{where}: the {actual.get('type')} does not say in its message what the exercise asks it to name"
+        return None
     if kind == "seq":
         got, exp = actual["items"], expected["items"]
         if len(got) != len(exp):

@@ -67,6 +67,13 @@ COMPARISONS = [
     # Matched by module and qualified name: the same short name elsewhere is not the same class.
     ("same short name", raised("mymod.ValueError", "builtins.Exception"), raised("builtins.ValueError"), {}, False),
     ("no exception", raised(), raised("builtins.ValueError"), {}, False),
+    ("message names what it must", {**raised("builtins.ValueError"), "message": "12 values; (5, 3) needs 15"},
+     raised("builtins.ValueError"), {"contains": ["12", "15"]}, True),
+    ("message lacks a name", {**raised("builtins.ValueError"), "message": "cannot arrange 6 values as (2, 4)"},
+     raised("builtins.ValueError"), {"contains": ["12", "15"]}, False),
+    ("message not exported", raised("builtins.ValueError"), raised("builtins.ValueError"), {"contains": ["12"]}, False),
+    ("dtype kind on request", array([1, 2], np.int64), array([1, 2], np.int32), {"check_dtype": "kind"}, True),
+    ("dtype kind differs", array([1, 2], np.float32), array([1, 2], np.int32), {"check_dtype": "kind"}, False),
     ("unsupported", {"kind": "unsupported", "type": "x.Y"}, array([1], np.int32), {}, False),
     ("placement ignored by default", {**array([1], np.int32), "placement": {"devices": [1]}},
      {**array([1], np.int32), "placement": {"devices": [0]}}, {}, True),
@@ -285,8 +292,9 @@ def test_unreadable_submissions_get_a_clear_reason(tmp_path, content, reason):
 # ---------------------------------------------------------------- the exporter, run in this process
 
 @pytest.fixture(scope="module")
-def exporter():
-    """The prelude's grader_check, with display() captured instead of sent to a notebook."""
+def prelude_run():
+    """Calls the prelude's grader_check or grader_raises, with display() captured instead of sent
+    to a notebook; returns the record it exported."""
     import IPython.display
     sent = []
     original = IPython.display.display
@@ -297,15 +305,16 @@ def exporter():
     finally:
         IPython.display.display = original
 
-    def export(value, **options):
+    def run(function, *args, **kwargs):
         sent.clear()
-        IPython.display.display = lambda payload, raw=False: sent.append(payload[CHECK_MIME])
-        try:
-            namespace["grader_check"]("v", value, **options)
-        finally:
-            IPython.display.display = original
-        return sent[0]["value"]
-    return export
+        namespace[function]("v", *args, **kwargs)
+        return sent[0]
+    return run
+
+
+@pytest.fixture(scope="module")
+def exporter(prelude_run):
+    return lambda value, **options: prelude_run("grader_check", value, **options)["value"]
 
 
 class FloatLike(float):
@@ -344,6 +353,35 @@ def test_the_exporter_refuses_objects_that_could_decide_their_own_answer(exporte
                                         (np.float32(2), "array"), (np.arange(3), "array")])
 def test_the_exporter_exports_plain_values(exporter, value, kind):
     assert exporter(value)["kind"] == kind
+
+
+def test_grader_raises_exports_the_message_only_when_asked(prelude_run):
+    def refuse():
+        raise ValueError("cannot arrange 12 values as (5, 3): that shape needs 15")
+    plain = prelude_run("grader_raises", refuse)
+    assert "message" not in plain["value"] and plain["options"] == {}
+    asked = prelude_run("grader_raises", refuse, message_contains=["12", "15"])
+    assert asked["value"]["message"].startswith("cannot arrange 12") and asked["options"] == {"contains": ["12", "15"]}
+    assert compare(asked["value"], raised("builtins.ValueError"), asked["options"]) is None
+
+
+class SilentError(ValueError):
+    def __str__(self):
+        raise RuntimeError("no message")
+
+
+class SubclassMessageError(ValueError):
+    def __str__(self):
+        return StrLike("12 15")
+
+
+@pytest.mark.parametrize("error", [SilentError, SubclassMessageError])
+def test_a_message_that_is_not_plain_text_names_nothing(prelude_run, error):
+    def refuse():
+        raise error()
+    asked = prelude_run("grader_raises", refuse, message_contains=["12"])
+    assert asked["value"]["message"] == ""
+    assert compare(asked["value"], raised("builtins.ValueError"), asked["options"]) is not None
 
 
 def test_a_jax_array_exports_its_placement(exporter):

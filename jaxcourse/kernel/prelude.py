@@ -79,6 +79,7 @@ def _grader_setup():
     def grader_check(name, value, *, rtol=None, atol=None, check_dtype=True, check_placement=False):
         """Export `value` for comparison with the instructor's value of the same name.
 
+        check_dtype="kind" accepts any dtype of the expected one's kind (any integer width, say).
         check_placement also compares where a jax.Array lives: its devices, whether it is
         committed, and how it is sharded.
         """
@@ -92,16 +93,29 @@ def _grader_setup():
     def qualified(cls):
         return f"{cls.__module__}.{cls.__qualname__}"
 
-    def grader_raises(name, fn, *args, **kwargs):
-        """Export which exception fn(*args, **kwargs) raises, or that it raised none."""
+    def message_of(exc):
+        try:
+            text = str(exc)
+        except Exception:
+            return ""
+        return text[:10000] if type(text) is str else ""
+
+    def grader_raises(name, fn, *args, message_contains=(), **kwargs):
+        """Export which exception fn(*args, **kwargs) raises, or that it raised none.
+
+        message_contains: strings the exception's message must hold; with it the message is
+        exported too, and the grader looks for them outside this kernel.
+        """
         try:
             fn(*args, **kwargs)
         except Exception as exc:
             payload = {"kind": "raised", "type": qualified(type(exc)),
                        "mro": [qualified(cls) for cls in type(exc).__mro__]}
+            if message_contains:
+                payload["message"] = message_of(exc)
         else:
             payload = {"kind": "raised", "type": None, "mro": []}
-        emit(name, payload, {})
+        emit(name, payload, {"contains": [str(s) for s in message_contains]} if message_contains else {})
 
     return grader_check, grader_raises
 
