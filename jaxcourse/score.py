@@ -165,6 +165,13 @@ def _is_float(dtype: np.dtype) -> bool:
     return np.issubdtype(dtype, np.inexact) or (dtype.type.__module__ == "ml_dtypes" and "int" not in dtype.name)
 
 
+def _kind(dtype: np.dtype) -> str:
+    """What check_dtype="kind" compares: signed and unsigned integers alike, every float alike."""
+    if _is_float(dtype):
+        return "complex" if np.issubdtype(dtype, np.complexfloating) else "float"
+    return "integer" if dtype.kind in "iu" else dtype.kind
+
+
 def _eps(dtype: np.dtype) -> float:
     if dtype.type.__module__ == "ml_dtypes":
         import ml_dtypes
@@ -197,7 +204,7 @@ def _compare_arrays(actual: dict, expected: dict, options: dict, where: str) -> 
         return f"{where}: shape {got.shape}, expected {exp.shape}"
     check_dtype = options.get("check_dtype", True)
     if check_dtype == "kind":
-        if got.dtype.kind != exp.dtype.kind:
+        if _kind(got.dtype) != _kind(exp.dtype):
             return f"{where}: dtype {got.dtype}, expected one of the kind of {exp.dtype}"
     elif check_dtype and got.dtype != exp.dtype:
         return f"{where}: dtype {got.dtype}, expected {exp.dtype}"
