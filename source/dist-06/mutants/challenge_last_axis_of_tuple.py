@@ -1,0 +1,15 @@
+# replaces: challenge-solution
+# fails: challenge-test
+def elastic_target(tree_like, mesh, specs):
+    """Like abstract_target, with every spec entry that does not divide its dimension on `mesh` set to None."""
+    # For a tuple of axes, checks only the size of the LAST one, not the product of all.
+    def split_count(entry):
+        return mesh.shape[entry[-1] if isinstance(entry, tuple) else entry]
+
+    def leaf_target(leaf, spec):
+        entries = list(spec) + [None] * (len(leaf.shape) - len(spec))
+        fitted = [None if entry is None or size % split_count(entry) else entry
+                  for entry, size in zip(entries, leaf.shape)]
+        return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=NamedSharding(mesh, P(*fitted)))
+
+    return jax.tree.map(leaf_target, tree_like, specs)
