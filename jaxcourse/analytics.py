@@ -17,6 +17,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from .course import COURSE_ID, Course, CourseError
 from .record import atomic_write
 from .report import read_csv
+from .score import Status
 
 TOP_FAILURES = 3
 
@@ -46,7 +47,8 @@ def analyse(course: Course, lesson: str) -> tuple[list[Question], dict[str, floa
     path = course.grades / f"{lesson}.csv"
     if not path.is_file():
         raise CourseError(f"no grades for {lesson}: run `jaxcourse grade {lesson}` first ({path} is missing)")
-    rows = read_csv(path)
+    # A submission the grader could not finish is graded again next run: it has no score yet.
+    rows = [row for row in read_csv(path) if row["status"] != Status.INTERNAL_ERROR]
     questions: dict[str, Question] = {}
     for row in rows:
         question = questions.setdefault(row["grade_id"], Question(row["grade_id"], float(row["max_points"])))
@@ -56,10 +58,10 @@ def analyse(course: Course, lesson: str) -> tuple[list[Question], dict[str, floa
     totals = {}
     with Gradebook(course.db_url, COURSE_ID) as gb:
         for student in sorted({r["student_id"] for r in rows}):
-            try:
+            try:  # the gradebook's score includes manual grades made in the formgrader
                 totals[student] = float(gb.find_submission(lesson, student).score)
-            except MissingEntry:
-                raise CourseError(f"the gradebook has no {lesson} submission for {student}") from None
+            except MissingEntry:  # a CSV id the gradebook spells otherwise: the CSV's own points
+                totals[student] = sum(float(r["points"]) for r in rows if r["student_id"] == student)
     return list(questions.values()), totals, sum(q.max_points for q in questions.values())
 
 

@@ -7,6 +7,7 @@ where the host allows it, and by a watchdog otherwise.
 """
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import re
@@ -43,8 +44,9 @@ PASSTHROUGH = ("LD_LIBRARY_PATH", "XLA_FLAGS", "XLA_PYTHON_CLIENT_MEM_FRACTION",
                "TPU_LIBRARY_PATH", "TPU_ACCELERATOR_TYPE", "TPU_SKIP_MDS_QUERY", "TPU_WORKER_ID",
                "TPU_WORKER_HOSTNAMES", "TPU_RUNTIME_METRICS_PORTS", "NVIDIA_DRIVER_CAPABILITIES")
 # How the notebook runner's exit status explains a run that ended early (see kernel/run_notebook.py).
-RUNNER_EXITS = {3: ("error", "the kernel did not start"),
-                4: ("timeout", "a cell ran past its time limit and the kernel did not stop"),
+# Status 3 (the kernel did not start) is the machine's failure, not the student's: KernelDidNotStart.
+EXIT_NO_KERNEL = 3
+RUNNER_EXITS = {4: ("timeout", "a cell ran past its time limit and the kernel did not stop"),
                 5: ("error", "the kernel died")}
 
 
@@ -54,6 +56,10 @@ class SandboxUnavailable(RuntimeError):
 
 class PlatformUnavailable(RuntimeError):
     pass
+
+
+class KernelDidNotStart(SandboxUnavailable):
+    """The kernel never ran a cell: an infrastructure failure, graded again on the next run."""
 
 
 @functools.cache  # once per platform and process; a failure is not cached
@@ -243,7 +249,8 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
             for font_list in sorted(cache.fonts.glob("fontlist-*.json")):
                 if font_list.is_file() and not font_list.is_symlink():
                     cmd += ["--ro-bind", str(font_list), f"{SANDBOX_FONT_CACHE}/{font_list.name}"]
-    cmd += ["--chdir", SANDBOX_HOME, "--clearenv"]
+    # Last: the root tmpfs bwrap builds (uncapped) becomes read-only once every mount point exists.
+    cmd += ["--remount-ro", "/", "--chdir", SANDBOX_HOME, "--clearenv"]
     for key, value in sorted(env.items()):
         cmd += ["--setenv", key, value]
     return cmd
@@ -322,20 +329,41 @@ class _Cgroup:
                     time.sleep(0.1)
 
 
+def _memfd_bytes(pid: int, seen: set[tuple[int, int]]) -> int:
+    """Memory held by a process's memfds (memfd_create), which no RSS counts until mapped."""
+    total = 0
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return 0
+    for fd in fds:
+        path = f"/proc/{pid}/fd/{fd}"
+        try:
+            if not os.readlink(path).startswith("/memfd:"):
+                continue
+            info = os.stat(path)
+        except OSError:
+            continue
+        if (info.st_dev, info.st_ino) not in seen:  # one memfd open in several processes counts once
+            seen.add((info.st_dev, info.st_ino))
+            total += info.st_blocks * 512
+    return total
+
+
 def _tree_usage(root: psutil.Process) -> tuple[int, int]:
-    """Resident memory and tasks (threads) of a process tree."""
+    """Memory (resident, and memfds) and tasks (threads) of a process tree."""
     try:
         procs = [root, *root.children(recursive=True)]
     except psutil.Error:
         return 0, 0
-    rss, tasks = 0, 0
+    memory, tasks, memfds = 0, 0, set()
     for proc in procs:
         try:
-            rss += proc.memory_info().rss
+            memory += proc.memory_info().rss + _memfd_bytes(proc.pid, memfds)
             tasks += proc.num_threads()  # threads count toward the task cap, as in the pids cgroup
         except psutil.Error:
             pass
-    return rss, tasks
+    return memory, tasks
 
 
 # Joins the cgroups and sets rlimits, then becomes the sandbox. A separate exec rather than
@@ -356,6 +384,20 @@ os.execv(sys.argv[split + 1], sys.argv[split + 1:])
 def _launch_command(cmd: list[str], limits: Limits, cgroup: _Cgroup) -> list[str]:
     procs = [str(group / "cgroup.procs") for group in cgroup.dirs]
     return [sys.executable, "-S", "-c", LAUNCHER, str(limits.out_bytes), *procs, "--", *cmd]
+
+
+# What bwrap runs with. Its forked init is pid 1 in the sandbox, whose environment and command
+# line the student can read in /proc/1: so no grader variable reaches it, and its options
+# (host paths, the sandbox's variables) come from a file descriptor, not the command line.
+LAUNCH_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+
+
+def _options_from_file(prefix: list[str], workdir: Path) -> tuple[list[str], int]:
+    """bwrap's command `prefix` as `bwrap --args FD`, FD an open file holding its options."""
+    path = workdir / "bwrap.args"
+    path.write_bytes(b"".join(arg.encode() + b"\0" for arg in prefix[1:]))
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    return [prefix[0], "--args", str(fd)], fd
 
 
 @dataclass(frozen=True)
@@ -383,6 +425,49 @@ class CompilationCache:
                 "JAX_PERSISTENT_CACHE_ENABLE_XLA_CACHES": "none"}
 
 
+def runs_folder() -> Path:
+    """Where this user's sandboxes keep their working folders."""
+    return Path(tempfile.gettempdir()) / f"jaxcourse-runs-{os.getuid()}"
+
+
+def _locked_run_folder() -> tuple[Path, int]:
+    """A new working folder, and an open lock that marks it in use for as long as this process lives."""
+    runs = runs_folder()
+    runs.mkdir(mode=0o700, exist_ok=True)
+    remove_abandoned_runs()
+    workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runs))
+    lock = os.open(workdir / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return workdir, lock
+
+
+@functools.cache  # once per process: the folders of graders that were killed before they could clean up
+def remove_abandoned_runs(grace_seconds: float = 60.0) -> int:
+    removed = 0
+    for workdir in runs_folder().glob("run-*"):
+        try:
+            lock = os.open(workdir / ".lock", os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:  # a folder made a moment ago, or by a grader killed at once
+            try:
+                stale = time.time() - workdir.lstat().st_mtime > grace_seconds
+            except OSError:
+                continue
+            if not stale:
+                continue
+        except OSError:
+            continue
+        else:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:  # a live grader holds it
+                continue
+            finally:
+                os.close(lock)
+        safefs.remove_tree(workdir)
+        removed += 1
+    return removed
+
+
 class Sandbox:
     """A single-use sandboxed notebook runner.
 
@@ -394,7 +479,8 @@ class Sandbox:
         if spec.sandbox and not bwrap_path():
             raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package")
         self.spec, limits = spec, spec.limits
-        self.workdir = workdir = Path(tempfile.mkdtemp(prefix="jaxcourse-run-"))
+        workdir, self.lock = _locked_run_folder()
+        self.workdir = workdir
         for sub in ("in", "out", "etc"):
             (workdir / sub).mkdir()
         os.chmod(workdir / "out", 0o777)
@@ -410,10 +496,11 @@ class Sandbox:
                 env.update(spec.cache.env())
             if not spec.draw_figures:
                 env.update(UNDRAWN_FIGURES, PYTHONPATH=f"{SANDBOX_GRADER}/kernel/figures")
-            prefix = bwrap_command(spec.platform, workdir, limits, env, spec.cache, spec.device_env)
+            prefix, args_fd = _options_from_file(
+                bwrap_command(spec.platform, workdir, limits, env, spec.cache, spec.device_env), workdir)
             runner, source, target = (f"{SANDBOX_GRADER}/kernel/run_notebook.py",
                                       f"{SANDBOX_GRADER}/in/submission.ipynb", f"{SANDBOX_GRADER}/out/executed.ipynb")
-            run_env, cwd = None, workdir
+            run_env, cwd, pass_fds = LAUNCH_ENV, workdir, (args_fd,)
         else:
             home = workdir / "home"
             home.mkdir()
@@ -423,15 +510,19 @@ class Sandbox:
             prefix = []
             runner, source, target = (str(KERNEL_DIR / "run_notebook.py"),
                                       str(workdir / "in" / "submission.ipynb"), str(workdir / "out" / "executed.ipynb"))
-            run_env, cwd = env, home
+            run_env, cwd, pass_fds = env, home, ()
         self.source = workdir / "in" / "submission.ipynb"
         cmd = [*prefix, sys.executable, runner, source, target, str(limits.cell_timeout), str(limits.output_bytes),
                ",".join(spec.preimport)]
         self.cgroup = _Cgroup(limits)
-        self.proc = subprocess.Popen(
-            _launch_command(cmd, limits, self.cgroup), env=run_env, cwd=cwd,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                _launch_command(cmd, limits, self.cgroup), env=run_env, cwd=cwd, pass_fds=pass_fds,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+            )
+        finally:
+            for fd in pass_fds:
+                os.close(fd)
         self.stdout_chunks: list[bytes] = []
         self.stderr_chunks: list[bytes] = []
         self.readers = [threading.Thread(target=_drain, args=(self.proc.stdout, self.stdout_chunks), daemon=True),
@@ -484,6 +575,7 @@ class Sandbox:
                 pass
         self.cgroup.close()
         safefs.remove_tree(self.workdir)
+        os.close(self.lock)
 
     def _supervise(self) -> Execution:
         proc, limits, cgroup, out = self.proc, self.spec.limits, self.cgroup, self.workdir / "out"
@@ -531,6 +623,10 @@ class Sandbox:
             fatal = "output size limit exceeded"
         elif timed_out:
             fatal = f"notebook ran longer than {limits.notebook_timeout}s"
+        elif proc.returncode == EXIT_NO_KERNEL:
+            failure = KernelDidNotStart("the kernel did not start")
+            failure.add_note(f"runner stderr (for the grader's log only):\n{stderr[-2000:]}")
+            raise failure
         elif proc.returncode in RUNNER_EXITS:
             status, fatal = RUNNER_EXITS[proc.returncode]
             timed_out = status == "timeout"

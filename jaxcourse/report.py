@@ -20,7 +20,7 @@ from .collect import collect
 from .course import Course
 from .record import LedgerEntry, atomic_write, lesson_structure
 from .sanitize import UnreadableSubmission, read_submission
-from .score import CellResult, Status, inert
+from .score import CellResult, Status, inert, inert_output_metadata
 
 BODY = re.compile(r"<body[^>]*>")
 
@@ -134,7 +134,7 @@ def feedback_notebook(nb: NotebookNode, rows: list[CellResult]) -> NotebookNode:
             cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
             cell.outputs.append(nbformat.v4.new_output("stream", name="stderr", text=text + "\n"))
     nb.metadata = {key: nb.metadata[key] for key in ("kernelspec", "language_info") if key in nb.metadata}
-    nb, _ = SanitizeHTML().preprocess(nb, {})
+    nb, _ = SanitizeHTML().preprocess(inert_output_metadata(nb), {})
     return nb
 
 

@@ -40,6 +40,18 @@ CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
 EDITORS = {"colab": "Colab", "kaggle": "Kaggle", "vscode": "VS Code"}
 
 
+# The types nbgrader's own code assumes for the fields it reads (nbgrader.utils, its preprocessors).
+NBGRADER_FIELDS = {"grade_id": (str,), "points": (int, float), "grade": (bool,), "solution": (bool,),
+                   "locked": (bool,), "task": (bool,), "schema_version": (int,), "cell_type": (str,),
+                   "checksum": (str,)}
+
+
+def nbgrader_metadata_ok(meta) -> bool:
+    return isinstance(meta, dict) and all(
+        isinstance(meta[key], kinds) and not (kinds != (bool,) and isinstance(meta[key], bool))
+        for key, kinds in NBGRADER_FIELDS.items() if key in meta)
+
+
 def upgrade(data: dict) -> list[str]:
     """Bring any nbformat 4.x notebook, as Colab, Kaggle or VS Code save it, to valid 4.5 in place.
 
@@ -48,7 +60,8 @@ def upgrade(data: dict) -> list[str]:
     """
     repairs = []
     minor = data.get("nbformat_minor")
-    editor = next((name for key, name in EDITORS.items() if key in (data.get("metadata") or {})), None)
+    metadata = data.get("metadata")
+    editor = next((name for key, name in EDITORS.items() if isinstance(metadata, dict) and key in metadata), None)
     if not isinstance(minor, int) or minor < 5:
         repairs.append(f"upgraded from nbformat 4.{minor}" + (f" ({editor})" if editor else ""))
     data["nbformat_minor"] = 5
@@ -59,19 +72,26 @@ def upgrade(data: dict) -> list[str]:
     seen, dropped, renamed = set(), 0, 0
     for index, cell in enumerate(data["cells"]):
         kind = cell.get("cell_type")
-        if kind not in CELL_KEYS:
+        if not isinstance(kind, str) or kind not in CELL_KEYS:
             raise UnreadableSubmission(f"cell {index} has an unknown type {str(kind)[:20]!r}")
         if not isinstance(cell.get("metadata"), dict):
             cell["metadata"] = {}
+        if "nbgrader" in cell["metadata"] and not nbgrader_metadata_ok(cell["metadata"]["nbgrader"]):
+            del cell["metadata"]["nbgrader"]  # as if the cell were new: sanitize restores what was locked
+            dropped += 1
         cell.setdefault("source", "")
         if kind == "code":
-            cell.setdefault("outputs", [])
             cell.setdefault("execution_count", None)
-            for output in cell["outputs"] if isinstance(cell["outputs"], list) else []:
-                allowed = OUTPUT_KEYS.get(output.get("output_type")) if isinstance(output, dict) else None
-                for key in [k for k in output if allowed and k not in allowed]:
+            outputs = cell.get("outputs") if isinstance(cell.get("outputs"), list) else []
+            # Outputs are never executed or graded: one the format does not define is dropped, not fatal.
+            kept = [o for o in outputs if isinstance(o, dict) and isinstance(o.get("output_type"), str)
+                    and o["output_type"] in OUTPUT_KEYS]
+            dropped += len(outputs) - len(kept) + ("outputs" in cell and not isinstance(cell["outputs"], list))
+            for output in kept:
+                for key in [k for k in output if k not in OUTPUT_KEYS[output["output_type"]]]:
                     del output[key]
                     dropped += 1
+            cell["outputs"] = kept
         for key in [k for k in cell if k not in CELL_KEYS[kind]]:
             del cell[key]
             dropped += 1
@@ -94,6 +114,23 @@ def upgrade(data: dict) -> list[str]:
     return repairs
 
 
+def without_lone_surrogates(data):
+    """JSON's \\ud800 escapes decode to text no UTF-8 writer accepts: replace each with U+FFFD."""
+    text = json.dumps(data, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+        return data, 0
+    except UnicodeEncodeError:
+        fixed = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+        return json.loads(fixed), sum(1 for ch in text if "\ud800" <= ch <= "\udfff")
+
+
+def valid_notebook(data: dict) -> NotebookNode:
+    nb = nbformat.reads(json.dumps(data), as_version=4)
+    nbformat.validate(nb)
+    return nb
+
+
 def read_submission(path: Path) -> tuple[NotebookNode, list[str]]:
     """Read a submitted file without changing it: the notebook, upgraded in memory, and what was repaired."""
     notes: list[str] = []
@@ -113,6 +150,9 @@ def read_submission(path: Path) -> tuple[NotebookNode, list[str]]:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise UnreadableSubmission(f"not valid notebook JSON: {str(exc)[:120]}") from None
+    data, surrogates = without_lone_surrogates(data)
+    if surrogates:
+        notes.append(f"{surrogates} lone surrogate escape(s) replaced by U+FFFD")
     if not isinstance(data, dict) or "cells" not in data and "worksheets" not in data:
         raise UnreadableSubmission("JSON file is not a notebook (no cells)")
     major = data.get("nbformat")
@@ -124,11 +164,18 @@ def read_submission(path: Path) -> tuple[NotebookNode, list[str]]:
         raise UnreadableSubmission("notebook has no list of cells")
     notes += upgrade(data)
     try:
-        nb = nbformat.reads(json.dumps(data), as_version=4)
-        nbformat.validate(nb)
+        nb = valid_notebook(data)
     except Exception as exc:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise UnreadableSubmission(f"not a valid notebook: {message[:200]}") from None
+        # Outputs are never graded (the grader runs the notebook again): without them it may be valid.
+        for cell in data["cells"]:
+            if cell.get("outputs"):
+                cell["outputs"] = []
+        try:
+            nb = valid_notebook(data)
+        except Exception:
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise UnreadableSubmission(f"not a valid notebook: {message[:200]}") from None
+        notes.append("saved outputs the notebook format does not allow were cleared")
     kernel = nb.metadata.get("kernelspec", {}).get("name") if isinstance(nb.metadata.get("kernelspec"), dict) else None
     if kernel != "python3":
         notes.append(f"kernel {str(kernel)[:40]!r} replaced by the lesson's python3 kernel" if kernel

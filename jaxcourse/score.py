@@ -7,6 +7,7 @@ trusted solution run. A record that does not fit fails its cell; it never stops 
 from __future__ import annotations
 
 import base64
+import math
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -317,3 +318,32 @@ def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expe
         if reason:
             return result(Status.FAILED, reason)
     return result(Status.OK, f"{len(expected or records)} hidden check(s) passed", max_points)
+
+
+def _size(value) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def numeric_sizes_only(metadata) -> dict:
+    """An output's metadata reduced to numeric width and height, top-level or per MIME type.
+
+    nbconvert's templates (and the formgrader's) write `width={{ value }}` into an unquoted HTML
+    attribute, so any other value a submission leaves there is markup in whoever opens the page.
+    """
+    kept = {}
+    for key, value in (metadata.items() if isinstance(metadata, dict) else ()):
+        if key in ("width", "height") and _size(value):
+            kept[key] = value
+        elif isinstance(value, dict):
+            sizes = {k: v for k, v in value.items() if k in ("width", "height") and _size(v)}
+            if sizes:
+                kept[key] = sizes
+    return kept
+
+
+def inert_output_metadata(nb: NotebookNode) -> NotebookNode:
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if "metadata" in output:
+                output["metadata"] = NotebookNode(numeric_sizes_only(output["metadata"]))
+    return nb

@@ -18,7 +18,7 @@ import pytest
 from jaxcourse import safefs
 from jaxcourse.execute import Limits, _tree_usage, accelerator_nodes, bwrap_command, sandbox_env
 from jaxcourse.kernel import prelude
-from jaxcourse.report import csv_row, spreadsheet_safe
+from jaxcourse.report import csv_row, feedback_notebook, spreadsheet_safe
 from jaxcourse.sanitize import UnreadableSubmission, read_submission
 from jaxcourse.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
 from jaxcourse.workers import worker_env
@@ -292,6 +292,65 @@ def test_unreadable_submissions_get_a_clear_reason(tmp_path, content, reason):
         read_submission(path)
 
 
+def rich_notebook() -> dict:
+    """A solved notebook with an nbgrader cell, tags and an output of each kind, in Colab's shape."""
+    nb = colab_download(solved_notebook())
+    nb["cells"][1]["metadata"]["tags"] = ["keep"]
+    nb["cells"][1]["outputs"] += [
+        {"output_type": "display_data", "data": {"text/plain": "1"}, "metadata": {"image/png": {"width": 2}}},
+        {"output_type": "execute_result", "data": {"text/plain": "1"}, "metadata": {}, "execution_count": 1},
+        {"output_type": "error", "ename": "E", "evalue": "v", "traceback": ["t"]}]
+    return nb
+
+
+def every_path(node, path=()):
+    yield path
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, child in children:
+        yield from every_path(child, (*path, key))
+
+
+def replaced(data, path, value):
+    data = json.loads(json.dumps(data))
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return data
+
+
+ODD_VALUES = (7, -1.5, "x", None, True, [], {}, [7], {"7": 7}, "\ud800")
+
+
+def test_any_value_anywhere_in_a_submission_is_read_or_refused_with_a_reason(tmp_path):
+    """Every field of a notebook replaced by every kind of JSON value: the reader returns a valid
+    notebook that can be written back (and rendered as feedback) or refuses with a reason; it never
+    crashes, which would make that student a grader bug."""
+    path = tmp_path / "lesson.ipynb"
+    original = rich_notebook()
+    tried = 0
+    for where in list(every_path(original))[1:]:
+        for value in ODD_VALUES:
+            path.write_text(json.dumps(replaced(original, where, value)))
+            try:
+                nb, _ = read_submission(path)
+            except UnreadableSubmission:
+                continue
+            nbformat.validate(nb)
+            nbformat.writes(nb).encode("utf-8")
+            feedback_notebook(nb, [])
+            tried += 1
+    assert tried > 400
+
+
+def test_a_lone_surrogate_is_replaced_and_named(tmp_path):
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps(solved_notebook()).replace('"x = 1"', '"x = 1  # \\udc80"'))
+    nb, notes = read_submission(path)
+    assert nb.cells[1].source.startswith("x = 1  # \ufffd")
+    assert any("lone surrogate" in note for note in notes), notes
+
+
 # ---------------------------------------------------------------- the exporter, run in this process
 
 @pytest.fixture(scope="module")
@@ -475,6 +534,21 @@ def test_the_watchdog_counts_threads_as_tasks():
         stop.set()
         for thread in threads:
             thread.join()
+
+
+def test_the_watchdog_counts_memfd_memory_that_no_rss_shows():
+    """Without cgroups, memory written into a memfd and never mapped must still count (once,
+    however many descriptors share it)."""
+    before, _ = _tree_usage(psutil.Process())
+    fd = os.memfd_create("hoard")
+    second = os.dup(fd)
+    try:
+        os.write(fd, b"x" * (64 * 2**20))
+        after, _ = _tree_usage(psutil.Process())
+        assert 64 * 2**20 <= after - before < 96 * 2**20
+    finally:
+        os.close(fd)
+        os.close(second)
 
 
 # ---------------------------------------------------------------- what a sandbox leaves behind

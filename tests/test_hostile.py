@@ -3,6 +3,7 @@
 Each submission attacks one defence and asserts its exact status and points.
 """
 import hashlib
+import re
 import socket
 import threading
 
@@ -200,6 +201,116 @@ def test_sandbox_hides_the_course_and_the_network(tmp_path):
     assert "LEAK" not in printed, printed
     assert printed.count("BLOCKED") == len(secrets) + 3, printed
     assert not accepted and not (course.root / "pwned").exists()
+
+
+def test_the_sandbox_sees_no_grader_variable_and_no_host_command_line(tmp_path, monkeypatch):
+    """bwrap's own init is pid 1 inside: its environment and command line are the student's to read."""
+    monkeypatch.setenv("GRADER_TOKEN", "s3cret-token")
+    course = fresh_tiny(tmp_path)
+    probe = ("import os\nseen = b''\nfor pid in os.listdir('/proc'):\n    if pid.isdigit():\n"
+             "        for name in ('environ', 'cmdline'):\n            try:\n"
+             "                seen += open(f'/proc/{pid}/{name}', 'rb').read()\n            except OSError:\n"
+             "                pass\nprint('TOKEN' if b's3cret' in seen else 'NO-TOKEN', "
+             "'HOST-PATH' if b'jaxcourse-runs' in seen else 'NO-HOST-PATH')\n"
+             "try:\n    open('/filler', 'wb').write(b'x')\n    print('ROOT-WRITABLE')\n"
+             "except OSError as exc:\n    print('ROOT', exc.strerror)\n")
+    submit_solution(course, "snoop", edit=prepend(probe))
+    rows = grade(course, "tiny")
+    assert [r["status"] for r in rows["snoop"]] == ["ok", "ok"]
+    autograded = nbformat.read(course.autograded / "snoop" / "tiny" / "tiny.ipynb", as_version=4)
+    printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
+    assert "NO-TOKEN NO-HOST-PATH" in printed and "ROOT Read-only file system" in printed, printed
+
+
+def rewrite_and_kill_the_runner(outputs):
+    """Write an executed notebook with the sent cells and these outputs, then kill the runner
+    before its own final save."""
+    return prepend(
+        "import json, os\nsent = json.load(open('/grader/in/submission.ipynb'))\n"
+        f"for cell in sent['cells']:\n    if cell['cell_type'] == 'code':\n        cell['outputs'] = {outputs!r}\n"
+        "open('/grader/out/executed.ipynb', 'w').write(json.dumps(sent))\nos.kill(os.getppid(), 9)\n")
+
+
+def raw_submission(course, student, change):
+    """A solved notebook's JSON, changed by `change(data)` and written as the student's file."""
+    import json
+    data = json.loads(nbformat.writes(fabricate.solved(course, "tiny", blank(course))))
+    text = change(data) or json.dumps(data)
+    folder = course.submitted / student / "tiny"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "tiny.ipynb").write_text(text)
+
+
+def test_malformed_notebooks_fail_only_their_student_and_the_class_report_still_runs(tmp_path):
+    from jaxcourse.analytics import write_report
+    course = fresh_tiny(tmp_path)
+    raw_submission(course, "metadata-number", lambda d: d.update(metadata=5))
+    raw_submission(course, "output-number", lambda d: [c.update(outputs=[5]) for c in d["cells"]
+                                                       if c["cell_type"] == "code"] and None)
+    raw_submission(course, "nbgrader-number", lambda d: [c["metadata"].update(nbgrader=7) for c in d["cells"]
+                                                         if "nbgrader" in c["metadata"]] and None)
+    raw_submission(course, "lone-surrogate",
+                   lambda d: __import__("json").dumps(d).replace("column_sums", "column_sums\\udc80", 1))
+    submit_solution(course, "rewritten-outputs", edit=rewrite_and_kill_the_runner([5]))
+    submit_solution(course, "rewritten-stream",
+                    edit=rewrite_and_kill_the_runner([{"output_type": "stream", "name": "stdout", "text": 5}]))
+    submit_solution(course, "honest")
+    rows = {student: by_id(r) for student, r in grade(course, "tiny").items()}
+    for student in ("metadata-number", "output-number", "honest"):
+        assert [r["status"] for r in rows[student].values()] == ["ok", "ok"], (student, rows[student])
+    # nbgrader's metadata of every cell wrecked: graded as if the cells had been deleted, never a grader bug
+    assert {r["status"] for r in rows["nbgrader-number"].values()} <= {"ok", "error", "failed"}, rows
+    assert "lone surrogate" in rows["lone-surrogate"]["sums-test"]["detail"]
+    assert rows["lone-surrogate"]["checkpoint-test"]["status"] == "ok"
+    for student in ("rewritten-outputs", "rewritten-stream"):
+        assert {(r["status"], r["points"]) for r in rows[student].values()} <= {("tampered", "0"), ("error", "0")}
+    assert rows["rewritten-stream"]["sums-test"]["detail"].startswith("the executed notebook came back altered")
+    page, text = write_report(course, "tiny")
+    assert page.is_file() and "7 students" in text, text
+
+
+def test_output_metadata_cannot_write_markup_into_feedback_or_the_autograded_copy(tmp_path):
+    from jaxcourse.report import write_lesson_feedback
+    course = fresh_tiny(tmp_path)
+    attack = "1 onerror=alert(document.domain)"
+    pixel = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+
+    def image_with_a_hostile_width(nb):
+        cell = next(c for c in nb.cells if c.cell_type == "code")
+        cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": pixel},
+                                               metadata={"image/png": {"width": attack, "height": 3}})]
+        nb.cells.insert(2, code("from IPython.display import Image, display\nimport base64\n"
+                                f"display(Image(base64.b64decode({pixel!r}), width={attack!r}))"))
+    submit_solution(course, "xss", edit=image_with_a_hostile_width)
+    rows = grade(course, "tiny")
+    assert [r["status"] for r in rows["xss"]] == ["ok", "ok"]
+    written, _ = write_lesson_feedback(course, "tiny")
+    page = next(p for p in written if "xss" in str(p)).read_text()
+    images = re.findall(r"<img[^>]*>", page)
+    assert images and not any("onerror" in tag for tag in images) and 'height="3"' in "".join(images)
+    autograded = nbformat.read(course.autograded / "xss" / "tiny" / "tiny.ipynb", as_version=4)
+    kept = [o.get("metadata") for c in autograded.cells if c.cell_type == "code" for o in c.outputs
+            if "image/png" in o.get("data", {})]
+    assert kept and all("onerror" not in str(meta) for meta in kept), kept
+
+
+def test_a_killed_grader_leaves_no_run_folder_behind(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from jaxcourse.execute import remove_abandoned_runs, runs_folder
+    before = set(runs_folder().glob("run-*"))
+    grader = subprocess.Popen([sys.executable, "-c", "import os, time\nfrom jaxcourse.execute import Sandbox\n"
+                               "box = Sandbox()\nprint(box.workdir, flush=True)\ntime.sleep(600)\n"],
+                              stdout=subprocess.PIPE, text=True)
+    workdir = grader.stdout.readline().strip()
+    assert os.path.isdir(workdir) and remove_abandoned_runs.__wrapped__() == 0  # a live grader's folder stays
+    grader.kill()
+    grader.wait()
+    assert os.path.isdir(workdir)
+    remove_abandoned_runs.__wrapped__()
+    assert not os.path.exists(workdir)
+    assert before <= set(runs_folder().glob("run-*")) | {p for p in before if not p.exists()}
 
 
 # ---------------------------------------------------------------- limits
