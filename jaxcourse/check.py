@@ -22,9 +22,10 @@ import nbformat
 from . import fabricate
 from .artefacts import example_problems, example_source, solution_notebook, solution_script
 from .course import Course, CourseError
-from .grade import Options, lesson_env, trusted_run
+from .grade import Options, trusted_run
 from .mutation import check_mutants, is_test_cell
 from .release import release
+from .trusted import script_env
 
 
 @dataclass
@@ -70,8 +71,7 @@ def _solution_runs_as_script(course: Course, lesson: str, options: Options) -> s
     with tempfile.TemporaryDirectory(prefix="jaxcourse-script-") as scratch:
         script = Path(scratch) / f"{lesson}.py"
         script.write_text(solution_script(solution_notebook(course, lesson), lesson))
-        env = {**os.environ, "JAX_PLATFORMS": options.platform, "MPLBACKEND": "Agg",
-               **lesson_env(course, lesson, options.platform)}
+        env = script_env(course, lesson, options.platform)
         done = subprocess.run([sys.executable, str(script)], cwd=scratch, env=env, capture_output=True, text=True,
                               timeout=options.limits.notebook_timeout)
     lines = done.stdout.rstrip().splitlines()

@@ -19,6 +19,7 @@ from .check import check_lesson
 from .course import PLATFORMS, SETTINGS_FILE, Course, CourseError
 from .execute import Limits, PlatformUnavailable, SandboxUnavailable, preflight
 from .grade import Options, Progress, grade_lesson, trusted_run
+from .inprocess import add_options, check_in_process, compare_exports
 from .ray_backend import BackendUnavailable
 from .publish import publish
 from .record import LedgerEntry
@@ -90,6 +91,10 @@ def cmd_publish(args) -> int:
 
 
 def cmd_check_source(args) -> int:
+    if args.in_process:
+        return check_in_process(args)
+    if args.report or args.skip_done or args.shard or args.examples:
+        raise CourseError("--report, --skip-done, --shard and --examples go with --in-process")
     course, options = _course(args), _options(args)
     preflight(options.platform)
     failed = 0
@@ -250,7 +255,17 @@ def parser() -> argparse.ArgumentParser:
     published = command("publish", cmd_publish, "release, then write the course as students get it (no solutions) "
                         "to TARGET, for a public repository or branch", lessons=None)
     published.add_argument("target", metavar="TARGET", help="a folder outside the course: empty, new, or an earlier publish")
-    command("check-source", cmd_check_source, "run instructor notebooks through the grader; fail unless every graded cell passes", execution=True)
+    source = command("check-source", cmd_check_source, "run instructor notebooks through the grader; fail unless "
+                     "every graded cell passes", execution=True)
+    source.add_argument("--in-process", action="store_true",
+                        help="no kernel and no sandbox: every lesson (default: all that declare --platform) and "
+                        "its mutants in this one process, trusted notebooks only (python -m jaxcourse.inprocess)")
+    add_options(source)
+    compared = command("compare-exports", compare_exports, "list the hidden checks whose values in report ACTUAL "
+                       "differ from report EXPECTED beyond the instructor's tolerance (check-source --in-process "
+                       "--report)", lessons=None)
+    compared.add_argument("expected", metavar="EXPECTED")
+    compared.add_argument("actual", metavar="ACTUAL")
     grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db and grades/LESSON.csv", lessons="1", execution=True)
     grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")
     demo = command("demo", cmd_demo, "release, fabricate three students per lesson, grade and show the results", execution=True)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import queue
 import threading
@@ -20,21 +19,20 @@ from . import report, safefs
 from .backends import BACKENDS
 from .collect import Submission, collect
 from .course import Course, CourseError
-from .execute import (KERNEL_DIR, CompilationCache, Execution, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
+from .execute import (CompilationCache, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
                       assert_hidden, bwrap_path)
 from .record import LedgerEntry, TestCell, atomic_write, lesson_structure, record_grades, write_autograded
 from .release import sync_gradebook
 from .sanitize import UnreadableSubmission, read_submission, sanitize
-from .score import CellResult, Status, check_records, inert, receipt_of, score_cell
-from .workers import worker_env
+from .score import CellResult, Status, inert, score_cell
+from .trusted import (Executor, cells_by_grade_id, device_env, interrupted_by, judge_solution, lesson_env, run,
+                      source_hash)
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
 # What a warm kernel imports before its notebook arrives: JAX's heavy dependencies, but not
 # jax itself, which reads JAX_* variables at import that a lesson may still set (welcome-cpu
 # sets JAX_NUM_CPU_DEVICES before `import jax`).
 PREIMPORT = ("numpy", "ml_dtypes", "opt_einsum", "jaxlib._jax", "jaxlib.xla_client")
-
-Executor = Callable[[NotebookNode], Execution]
 
 
 @dataclass
@@ -74,67 +72,6 @@ class Graded:
     notebook: NotebookNode | None
 
 
-def instrument(nb: NotebookNode) -> NotebookNode:
-    """Add the grader's prelude (check exporters) and receipt cells around the notebook."""
-    nb = copy.deepcopy(nb)
-    prelude = nbformat.v4.new_code_cell((KERNEL_DIR / "prelude.py").read_text(), id="jaxcourse-prelude")
-    receipt = nbformat.v4.new_code_cell((KERNEL_DIR / "receipt.py").read_text(), id="jaxcourse-receipt")
-    nb.cells = [prelude, *nb.cells, receipt]
-    return nb
-
-
-def run(nb: NotebookNode, execute: Executor) -> tuple[Execution, NotebookNode | None, dict | None, str]:
-    """Execute an instrumented copy of `nb`; return outputs mapped onto `nb`'s own cells.
-
-    The executed file comes from inside the sandbox, so only its outputs are trusted, and only
-    when its cells still match what was sent; otherwise the whole run counts as tampered.
-    """
-    sent = instrument(nb)
-    execution = execute(sent)
-    back = execution.notebook
-    if back is None:
-        return execution, None, None, ""
-    if len(back.cells) != len(sent.cells) or any(
-            a.get("source") != b.get("source") for a, b in zip(back.cells, sent.cells)):
-        return execution, None, None, "the executed notebook came back altered"
-    merged = copy.deepcopy(nb)
-    for ours, theirs in zip(merged.cells, back.cells[1:-1]):
-        if ours.cell_type == "code":
-            ours.outputs = theirs.get("outputs", [])
-            ours.execution_count = theirs.get("execution_count")
-            for key in ("papermill", "jaxcourse_timeout"):
-                if key in theirs.get("metadata", {}):
-                    ours.metadata[key] = theirs.metadata[key]
-    return execution, merged, receipt_of(back.cells[-1]), ""
-
-
-def interrupted_by(execution: Execution) -> tuple[str, str] | None:
-    """How a run that ended early explains the cells it never finished."""
-    if not execution.fatal:
-        return None
-    return (Status.TIMEOUT if execution.timed_out else Status.ERROR, f"the run stopped: {execution.fatal}")
-
-
-def lesson_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
-    """On cpu, as many virtual devices as the lesson declares it needs."""
-    devices = course.info(lesson).devices
-    return {"JAX_NUM_CPU_DEVICES": str(devices)} if platform == "cpu" and devices > 1 else {}
-
-
-def device_env(course: Course, lesson: str, platform: str, slot: int) -> dict[str, str]:
-    """Worker `slot`'s own device, plus what the lesson needs."""
-    return worker_env(platform, slot, lesson_env(course, lesson, platform))
-
-
-def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
-    cells = {}
-    for cell in nb.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if grade_id and cell.metadata.nbgrader.get("grade") and grade_id not in cells:
-            cells[grade_id] = cell
-    return cells
-
-
 # ---------------------------------------------------------------- expected values
 
 def expected_path(course: Course, lesson: str, platform: str) -> Path:
@@ -149,15 +86,6 @@ def uses_cache(options: Options) -> bool:
 def cache_path(course: Course, lesson: str, platform: str) -> Path:
     """The lesson's compilation cache, filled by the instructor's solution, read by submissions."""
     return course.state / "jax-cache" / lesson / platform
-
-
-def source_hash(course: Course, lesson: str) -> str:
-    """Identifies the expected values: the lesson's source and the grader code that judges it."""
-    digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes())
-    package = Path(__file__).parent
-    for path in sorted([*package.glob("*.py"), *(package / "kernel").glob("*.py")]):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def visible_cells(nb: NotebookNode) -> NotebookNode:
@@ -187,35 +115,6 @@ def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     execute = BACKENDS[options.backend].single(options, lesson_env(course, lesson, options.platform))
     execution, merged, receipt, problem = run(nb, execute)
     return judge_solution(course, lesson, options.platform, execution, merged, receipt, problem)
-
-
-def judge_solution(course: Course, lesson: str, platform: str, execution: Execution,
-                   merged: NotebookNode | None, receipt: dict | None, problem: str) -> dict:
-    """The expected values from one run of the instructor's solution notebook.
-
-    Raises CourseError unless every test cell passes and exports at least one hidden check.
-    """
-    if merged is None:
-        raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
-    failures, expected = [], {}
-    for grade_id, cell in cells_by_grade_id(merged).items():
-        if cell.metadata.nbgrader.get("solution"):
-            failures.append(f"{grade_id}: manually graded cells are not supported by the autograder")
-            continue
-        result = score_cell(grade_id, 0, cell, None, interrupted_by(execution))
-        if result.status != Status.OK:
-            failures.append(f"{grade_id}: {result.status}: {result.detail}")
-            continue
-        records = check_records(cell)
-        if not records:
-            failures.append(f"{grade_id}: exports no hidden check, so its grade could be forged")
-        expected[grade_id] = {r["name"]: {"value": r["value"], "options": r.get("options") or {}} for r in records}
-    if receipt is None or receipt.get("backend") != platform:
-        failures.append(f"receipt: ran on {receipt and receipt.get('backend')}, requested {platform}")
-    if failures:
-        raise CourseError(f"{lesson}: the instructor solution does not pass its own tests:\n  " + "\n  ".join(failures))
-    return {"source_hash": source_hash(course, lesson), "platform": platform,
-            "receipt": receipt, "checks": expected, "notebook": merged}
 
 
 def keep_expected(course: Course, lesson: str, options: Options, values: dict, filled: bool = False) -> dict:

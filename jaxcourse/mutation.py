@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from . import fabricate
 from .course import Course, CourseError
-from .execute import KERNEL_DIR, Sandbox, SandboxSpec
-from .grade import Options, current_expected, device_env, interrupted_by, judge_solution, keep_expected, run
+from .execute import KERNEL_DIR, Execution, Sandbox, SandboxSpec
 from .score import CellResult, Status, receipt_of, score_cell
+from .trusted import Executor, device_env, interrupted_by, judge_solution, run
+
+if TYPE_CHECKING:
+    from .grade import Options
 
 SOLUTION_RECEIPT_ID = "jaxcourse-solution-receipt"
 
@@ -108,6 +112,43 @@ def mutation_notebook(source: NotebookNode, mutants: list[fabricate.Mutant]
     return nb, [(mutant, mutated_at[k], restored_at[k]) for k, mutant in enumerate(mutants)]
 
 
+@dataclass
+class MutationRun:
+    """One run of a lesson's mutation notebook, its solution part and its receipt mapped out."""
+    execution: Execution
+    merged: NotebookNode | None       # the whole notebook's outputs, None when it did not run
+    solution: NotebookNode | None     # the solution part alone, as a trusted run leaves it
+    receipt: dict | None
+    problem: str
+    plan: list[tuple[fabricate.Mutant, list[int], list[int]]]
+
+
+def run_mutation_notebook(course: Course, lesson: str, execute: Executor) -> MutationRun:
+    """Execute `lesson`'s mutation notebook with `execute` (a sandbox, or this process)."""
+    source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    nb, plan = mutation_notebook(source, fabricate.mutants(course, lesson))
+    execution, merged, _, problem = run(nb, execute)
+    solved = len(source.cells)
+    solution = None if merged is None else NotebookNode({**merged, "cells": merged.cells[:solved]})
+    receipt = None if merged is None else receipt_of(merged.cells[solved])
+    return MutationRun(execution, merged, solution, receipt, problem, plan)
+
+
+def judge_mutants(done: MutationRun, expected: dict) -> list[MutantVerdict]:
+    """Each mutant's re-run test cells, scored against the `expected` check values."""
+    stopped = interrupted_by(done.execution)
+    verdicts = []
+    for mutant, mutated_at, restored_at in done.plan:
+        verdict = MutantVerdict(mutant)
+        for positions, into in ((mutated_at, verdict.with_mutant), (restored_at, verdict.restored)):
+            for index in positions:
+                cell = done.merged.cells[index]
+                grade_id = cell.metadata.nbgrader.grade_id
+                into[grade_id] = score_cell(grade_id, 1.0, cell, expected.get(grade_id, {}), stopped)
+        verdicts.append(verdict)
+    return verdicts
+
+
 def check_mutants(course: Course, lesson: str, options: Options) -> list[MutantVerdict]:
     """Each mutant of `lesson`, judged by the lesson's hidden tests in one sandboxed kernel.
 
@@ -115,25 +156,12 @@ def check_mutants(course: Course, lesson: str, options: Options) -> list[MutantV
     its own tests) and, unless current ones are stored, kept as the lesson's expected values:
     grading after this needs no trusted run of its own.
     """
-    source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    found = fabricate.mutants(course, lesson)
-    nb, plan = mutation_notebook(source, found)
+    from .grade import current_expected, keep_expected  # grade imports nbgrader; the in-process path has none
+
     spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
                        options.sandbox)
-    execution, merged, _, problem = run(nb, Sandbox(spec).run)
-    solved = len(source.cells)
-    solution = None if merged is None else NotebookNode({**merged, "cells": merged.cells[:solved]})
-    receipt = None if merged is None else receipt_of(merged.cells[solved])
-    trusted = judge_solution(course, lesson, options.platform, execution, solution, receipt, problem)
+    done = run_mutation_notebook(course, lesson, Sandbox(spec).run)
+    trusted = judge_solution(course, lesson, options.platform, done.execution, done.solution, done.receipt,
+                             done.problem)
     expected = (current_expected(course, lesson, options) or keep_expected(course, lesson, options, trusted))["checks"]
-    stopped = interrupted_by(execution)
-    verdicts = []
-    for mutant, mutated_at, restored_at in plan:
-        verdict = MutantVerdict(mutant)
-        for positions, into in ((mutated_at, verdict.with_mutant), (restored_at, verdict.restored)):
-            for index in positions:
-                cell = merged.cells[index]
-                grade_id = cell.metadata.nbgrader.grade_id
-                into[grade_id] = score_cell(grade_id, 1.0, cell, expected.get(grade_id, {}), stopped)
-        verdicts.append(verdict)
-    return verdicts
+    return judge_mutants(done, expected)

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.utils import parse_utc
 
 from .course import COURSE_ID, Course, CourseError
+from .safefs import atomic_write
 from .score import CellResult
 
 
@@ -20,16 +19,6 @@ from .score import CellResult
 class TestCell:
     grade_id: str
     max_points: float
-
-
-def atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
 
 
 def lesson_structure(course: Course, lesson: str) -> dict[str, list[TestCell]]:

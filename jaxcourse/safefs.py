@@ -1,12 +1,14 @@
 """Read, measure and remove what a sandbox leaves behind, without trusting any of it.
 
 No symlink is followed, nothing recurses (a tree may be deeper than Python's stack or
-PATH_MAX), and every read is bounded in size.
+PATH_MAX), and every read is bounded in size. Files the grader keeps are written whole or
+not at all (atomic_write).
 """
 from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -106,3 +108,13 @@ def remove_tree(root: Path) -> None:
     finally:
         os.close(fd)
     os.rmdir(root)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
