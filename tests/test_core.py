@@ -7,6 +7,7 @@ import base64
 import codecs
 import json
 import os
+import sys
 import threading
 import time
 
@@ -28,13 +29,13 @@ pytestmark = pytest.mark.fast
 
 def array(values, dtype):
     import ml_dtypes
-    a = np.asarray(values, dtype=getattr(ml_dtypes, dtype) if dtype == "bfloat16" else dtype)
+    a = np.asarray(values, dtype=getattr(ml_dtypes, dtype) if dtype in ("bfloat16", "float4_e2m1fn") else dtype)
     return {"kind": "array", "dtype": str(a.dtype), "shape": list(a.shape),
             "data": base64.b64encode(a.tobytes()).decode()}
 
 
-def raised(*names):
-    return {"kind": "raised", "type": names[0] if names else None, "mro": list(names)}
+def raised(name=None, **more):
+    return {"kind": "raised", "type": name, **more}
 
 
 # ---------------------------------------------------------------- comparing exports
@@ -63,15 +64,28 @@ COMPARISONS = [
     ("none vs array", {"kind": "none"}, array([1], np.int32), {}, False),
     ("seq length", {"kind": "seq", "items": []}, {"kind": "seq", "items": [{"kind": "none"}]}, {}, False),
     ("map keys", {"kind": "map", "items": {"a": {"kind": "none"}}}, {"kind": "map", "items": {"b": {"kind": "none"}}}, {}, False),
-    ("exception subclass", raised("m.Sub", "builtins.ValueError", "builtins.Exception"), raised("builtins.ValueError"), {}, True),
+    ("exception subclass", raised("builtins.UnicodeDecodeError"), raised("builtins.ValueError"), {}, True),
+    ("jax error subclass", raised("jax.errors.TracerBoolConversionError"),
+     raised("jax.errors.ConcretizationTypeError"), {}, True),
     # Matched by module and qualified name: the same short name elsewhere is not the same class.
-    ("same short name", raised("mymod.ValueError", "builtins.Exception"), raised("builtins.ValueError"), {}, False),
+    ("same short name", raised("mymod.ValueError"), raised("builtins.ValueError"), {}, False),
+    # A hierarchy the submission reports about its own class is not believed.
+    ("forged hierarchy", raised("__main__.Sub", mro=["__main__.Sub", "builtins.ValueError"]),
+     raised("builtins.ValueError"), {}, False),
+    ("a parent is not the child", raised("builtins.ValueError"), raised("builtins.UnicodeDecodeError"), {}, False),
+    # An integer answer is exact whatever float type carries it; float4's coarse steps widen nothing.
+    ("int answer as float", array([3.0, 1.0], np.float32), array([3, 1], np.int32), {"check_dtype": False}, True),
+    ("int answer as float4 zeros", array([0.0, 0.0], "float4_e2m1fn"), array([3, 1], np.int32),
+     {"check_dtype": False}, False),
+    ("count off by one as float", array([4.0], np.float32), array([3], np.int32), {"check_dtype": False}, False),
     ("no exception", raised(), raised("builtins.ValueError"), {}, False),
     ("message names what it must", {**raised("builtins.ValueError"), "message": "12 values; (5, 3) needs 15"},
      raised("builtins.ValueError"), {"contains": ["12", "15"]}, True),
     ("message lacks a name", {**raised("builtins.ValueError"), "message": "cannot arrange 6 values as (2, 4)"},
      raised("builtins.ValueError"), {"contains": ["12", "15"]}, False),
     ("message not exported", raised("builtins.ValueError"), raised("builtins.ValueError"), {"contains": ["12"]}, False),
+    ("message lists every value", {**raised("builtins.ValueError"), "message": " ".join(map(str, range(200)))},
+     {**raised("builtins.ValueError"), "message": "12 values; (5, 3) needs 15"}, {"contains": ["12", "15"]}, False),
     ("dtype kind on request", array([1, 2], np.int64), array([1, 2], np.int32), {"check_dtype": "kind"}, True),
     ("dtype kind differs", array([1, 2], np.float32), array([1, 2], np.int32), {"check_dtype": "kind"}, False),
     ("dtype kind: unsigned counts", array([1, 2], np.uint32), array([1, 2], np.int32), {"check_dtype": "kind"}, True),
@@ -91,6 +105,12 @@ COMPARISONS = [
 def test_compare(what, actual, expected, options, matches):
     reason = compare(actual, expected, options)
     assert (reason is None) == matches, reason
+
+
+def test_a_student_exception_name_imports_nothing_in_the_grader():
+    assert "antigravity" not in sys.modules
+    assert compare(raised("antigravity.Fly"), raised("builtins.ValueError"), {}) is not None
+    assert "antigravity" not in sys.modules
 
 
 def test_a_mismatch_reason_reveals_no_expected_value():

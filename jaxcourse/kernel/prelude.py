@@ -109,12 +109,11 @@ def _grader_setup():
         try:
             fn(*args, **kwargs)
         except Exception as exc:
-            payload = {"kind": "raised", "type": qualified(type(exc)),
-                       "mro": [qualified(cls) for cls in type(exc).__mro__]}
+            payload = {"kind": "raised", "type": qualified(type(exc))}
             if message_contains:
                 payload["message"] = message_of(exc)
         else:
-            payload = {"kind": "raised", "type": None, "mro": []}
+            payload = {"kind": "raised", "type": None}
         emit(name, payload, {"contains": [str(s) for s in message_contains]} if message_contains else {})
 
     return grader_check, grader_raises
