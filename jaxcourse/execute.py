@@ -62,11 +62,17 @@ class KernelDidNotStart(SandboxUnavailable):
     """The kernel never ran a cell: an infrastructure failure, graded again on the next run."""
 
 
+def jax_platforms(platform: str) -> str:
+    """JAX_PLATFORMS for a run on `platform`: an accelerator first (JAX's default backend, which
+    the receipt proves), with the host CPU beside it, where jax.debug.print and callbacks run."""
+    return platform if platform == "cpu" else f"{platform},cpu"
+
+
 @functools.cache  # once per platform and process; a failure is not cached
 def preflight(platform: str) -> str:
     """Fail fast, before any grading, when JAX cannot start the requested platform here."""
     probe = "import jax; print(jax.default_backend())"
-    env = {"JAX_PLATFORMS": platform, "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    env = {"JAX_PLATFORMS": jax_platforms(platform), "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
     backend = done.stdout.strip().splitlines()[-1] if done.returncode == 0 and done.stdout.strip() else ""
     if backend != platform:
@@ -151,7 +157,6 @@ def sandbox_env(platform: str, device_env: dict[str, str] | None = None) -> dict
         "HOME": SANDBOX_HOME,
         "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin",
         "LANG": "C.UTF-8",
-        "JAX_PLATFORMS": platform,
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
         "TF_CPP_MIN_LOG_LEVEL": "1",
@@ -160,7 +165,7 @@ def sandbox_env(platform: str, device_env: dict[str, str] | None = None) -> dict
         if key in os.environ:
             env[key] = os.environ[key]
     env.update(device_env or {})
-    env["JAX_PLATFORMS"] = platform
+    env["JAX_PLATFORMS"] = jax_platforms(platform)
     return env
 
 

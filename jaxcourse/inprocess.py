@@ -32,7 +32,7 @@ from nbformat.notebooknode import NotebookNode
 from traitlets.config import Config
 
 from .course import PLATFORMS, Course, CourseError
-from .execute import KERNEL_DIR, UNDRAWN_FIGURES, Execution, Limits
+from .execute import KERNEL_DIR, UNDRAWN_FIGURES, Execution, Limits, jax_platforms
 from .mutation import judge_mutants, run_mutation_notebook
 from .safefs import atomic_write
 from .score import compare
@@ -170,14 +170,14 @@ class Process:
 
     def __init__(self, platform: str):
         # Before `import jax`, which reads JAX_PLATFORMS once; the figures backend of graded runs.
-        os.environ["JAX_PLATFORMS"] = platform
+        os.environ["JAX_PLATFORMS"] = jax_platforms(platform)
         os.environ.update(UNDRAWN_FIGURES)
         sys.path.append(str(KERNEL_DIR / "figures"))
         import jax
         import jax.extend.backend
 
         self.jax, self.platform = jax, platform
-        jax.config.update("jax_platforms", platform)
+        jax.config.update("jax_platforms", jax_platforms(platform))
         self.config = dict(jax.config.values)
 
     def devices_missing(self, wanted: int) -> str:

@@ -16,7 +16,7 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution
+from .execute import KERNEL_DIR, Execution, jax_platforms
 from .score import Status, check_records, inert_output_metadata, receipt_of, score_cell
 from .workers import worker_env
 
@@ -83,7 +83,8 @@ def lesson_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
 def script_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
     """This process's environment for one of the lesson's plain Python programs: the platform
     and devices the grader would give it, and figures that are never shown."""
-    return {**os.environ, "JAX_PLATFORMS": platform, "MPLBACKEND": "Agg", **lesson_env(course, lesson, platform)}
+    return {**os.environ, "JAX_PLATFORMS": jax_platforms(platform), "MPLBACKEND": "Agg",
+            **lesson_env(course, lesson, platform)}
 
 
 def device_env(course: Course, lesson: str, platform: str, slot: int) -> dict[str, str]:

@@ -500,7 +500,7 @@ def test_the_environment_passes_by_exact_names(monkeypatch):
         monkeypatch.setenv(name, value)
     env = sandbox_env("gpu", {"CUDA_VISIBLE_DEVICES": "1"})
     assert env["XLA_FLAGS"] == "--xla_dump_to=/x" and env["XLA_PYTHON_CLIENT_MEM_FRACTION"] == ".5"
-    assert env["CUDA_VISIBLE_DEVICES"] == "1" and env["JAX_PLATFORMS"] == "gpu"
+    assert env["CUDA_VISIBLE_DEVICES"] == "1" and env["JAX_PLATFORMS"] == "gpu,cpu"  # callbacks need the host
     for absent in ("TPU_SECRET_TOKEN", "CUDA_CACHE_PATH", "NVIDIA_TOKEN", "AWS_SECRET", "LD_PRELOAD"):
         assert absent not in env
 
@@ -624,4 +624,5 @@ def test_tree_usage_counts_folders_and_files(tmp_path):
 ])
 def test_each_worker_is_confined_to_its_own_device(platform, slot, env):
     assert worker_env(platform, slot) == env
-    assert sandbox_env(platform, worker_env(platform, slot))["JAX_PLATFORMS"] == platform
+    assert sandbox_env(platform, worker_env(platform, slot))["JAX_PLATFORMS"] == (
+        "cpu" if platform == "cpu" else f"{platform},cpu")
