@@ -50,7 +50,7 @@ print("traces:", traces)
 
 assert traces == [(128, 256), (32, 256)]
 reference = np.tanh(np.asarray(x, np.float64) @ np.asarray(w, np.float64))
-assert np.allclose(np.asarray(y), reference, atol=1e-5)
+assert np.allclose(np.asarray(y), reference, atol=1e-4)  # a TPU's tanh is off by up to about 4e-5
 assert np.allclose(np.asarray(y_small), np.asarray(y[:32]), atol=1e-5)
 try:
     compiled_layer(w, x)
