@@ -10,6 +10,7 @@ region and mutant is searched for in every file that would be published (zips in
 """
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import tempfile
@@ -17,11 +18,12 @@ import zipfile
 from pathlib import Path
 
 import nbformat
+import numpy as np
 
 from . import fabricate
 from .artefacts import RESOURCE_ZIPS
 from .course import Course, CourseError
-from .release import lesson_title, open_link, read_recorded, release
+from .release import lesson_title, open_link, release
 
 MARKER = ".jaxcourse-published"
 MANAGED = ("README.md", "requirements.txt", "release", "exercises", "downloads", "resources", MARKER)
@@ -38,15 +40,14 @@ def _lines(text: str) -> set[str]:
 
 
 def _visible_and_secret(course: Course, lesson: str) -> tuple[set[str], set[str]]:
-    """Lines students may see (outside the regions, and the recorded outputs) and lines they must
-    not (inside the regions, or in mutants)."""
+    """Lines students may see (outside the regions) and lines they must not (inside the regions,
+    or in mutants). Recorded outputs come from running the solution, so they are searched like
+    any published text, never taken as proof that a line is public."""
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     visible, secret = set(), set()
     for cell in nb.cells:
         secret |= {line for match in REGION.finditer(cell.source) for line in _lines(match.group(2))}
         visible |= _lines(REGION.sub("", cell.source))
-    for outputs in read_recorded(course.source / lesson).values():
-        visible |= {line for out in outputs for line in _lines(_output_text(out))}
     for mutant in fabricate.mutants(course, lesson):
         secret |= _lines(mutant.source)
     return visible, secret
@@ -86,18 +87,36 @@ def _output_text(output: dict) -> str:
     return "".join(output.get("text", "")) + "".join(data.get("text/plain", ""))
 
 
-def _texts(path: Path) -> list[tuple[str, str]]:
-    """(where, text) for a published file: a notebook's cells and outputs, a zip's members, or the file."""
-    if path.suffix == ".zip":
-        with zipfile.ZipFile(path) as archive:
-            return [(f"{path}:{name}", archive.read(name).decode("utf-8", "replace")) for name in archive.namelist()]
-    text = path.read_bytes().decode("utf-8", "replace")
-    if path.suffix == ".ipynb":
-        nb = nbformat.reads(text, as_version=4)
-        parts = [cell.source for cell in nb.cells]
-        parts += [_output_text(out) for cell in nb.cells for out in cell.get("outputs", [])]
-        return [(str(path), "\n".join(parts))]
-    return [(str(path), text)]
+ARCHIVE_DEPTH = 4  # zips inside zips: deeper than any course ships, shallow enough to stop a zip bomb's nesting
+
+
+def _texts(where: str, data: bytes, depth: int = 0) -> list[tuple[str, str]]:
+    """(where, text) for a published file's bytes: a notebook's cells and outputs, each member of a
+    zip (an .npz too, and zips inside zips), the strings of a NumPy array, or the text itself."""
+    name = where.rsplit(":", 1)[-1].lower()
+    text = data.decode("utf-8", "replace")
+    if zipfile.is_zipfile(io.BytesIO(data)) and depth < ARCHIVE_DEPTH:
+        found = []
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for member in archive.namelist():
+                found += _texts(f"{where}:{member}", archive.read(member), depth + 1)
+        return found
+    if name.endswith(".npy"):
+        try:  # UTF-32 inside: the raw bytes show no line of it
+            array = np.load(io.BytesIO(data), allow_pickle=False)
+            if array.dtype.kind in "US":
+                text += "\n" + "\n".join(str(item) for item in array.ravel())
+        except ValueError:
+            pass
+    elif name.endswith(".ipynb"):
+        try:
+            nb = nbformat.reads(text, as_version=4)
+            parts = [cell.source for cell in nb.cells]
+            parts += [_output_text(out) for cell in nb.cells for out in cell.get("outputs", [])]
+            text = "\n".join(parts)
+        except Exception:  # not a notebook after all: search its raw text
+            pass
+    return [(where, text)]
 
 
 def find_secrets(course: Course, tree: Path) -> list[str]:
@@ -105,7 +124,7 @@ def find_secrets(course: Course, tree: Path) -> list[str]:
     secrets = secret_lines(course)
     found = []
     for path in sorted(p for p in tree.rglob("*") if p.is_file() and ".git" not in p.relative_to(tree).parts):
-        for where, text in _texts(path):
+        for where, text in _texts(str(path), path.read_bytes()):
             found += [f"{where}: {line!r} (from {secrets[line]})" for line in sorted(_lines(text) & secrets.keys())]
     return found
 

@@ -11,6 +11,7 @@ import pytest
 from conftest import LESSONS, REPO, lessons_template
 from jaxcourse.course import Course, CourseError, Settings
 from jaxcourse.publish import MARKER, find_secrets, publish, secret_lines
+from jaxcourse.release import release
 
 # Colab opens a notebook on GitHub at /github/<owner>/<repo>/blob/<branch>/<path>.ipynb.
 COLAB_GITHUB = re.compile(r"^https://colab\.research\.google\.com/github/[A-Za-z0-9-]+/[A-Za-z0-9._-]+/blob/"
@@ -73,6 +74,45 @@ def test_the_secret_search_finds_a_planted_line_in_a_notebook_and_in_a_zip(publi
     found = find_secrets(course, tree)
     assert len(found) == 2, found
     assert "planted.zip:notes/answers.py" in found[0] + found[1]
+
+
+def test_the_secret_search_looks_inside_nested_zips_numpy_files_and_zipped_notebooks(published, tmp_path):
+    import io
+    import numpy as np
+    course, target = published
+    lines = list(secret_lines(course))[:3]
+    tree = tmp_path / "tree"
+    shutil.copytree(target, tree)
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as archive:
+        archive.writestr("answers.py", lines[0] + "\n")
+    arrays = io.BytesIO()
+    np.savez_compressed(arrays, notes=np.array([lines[1]]))  # UTF-32 in a deflated member
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1\n" + lines[2])])
+    with zipfile.ZipFile(tree / "downloads" / "extras.zip", "w") as archive:
+        archive.writestr("inner.zip", inner.getvalue())
+        archive.writestr("data/arrays.npz", arrays.getvalue())
+        archive.writestr("draft.ipynb", nbformat.writes(notebook))
+    found = find_secrets(course, tree)
+    for where in ("extras.zip:inner.zip:answers.py", "extras.zip:data/arrays.npz:notes.npy", "extras.zip:draft.ipynb"):
+        assert any(where in line for line in found), (where, found)
+
+
+def test_a_solution_line_in_a_recorded_output_stays_secret(tmp_path):
+    """Recorded outputs come from running the solution: printing a solution line there must not
+    make the line public, or publish would ship it."""
+    import json
+    course = course_copy(tmp_path)
+    lesson = LESSONS[0]
+    line = next(line for line, owner in secret_lines(course).items() if owner == lesson)
+    recorded_path = course.source / lesson / "recorded-outputs.json"
+    recorded = json.loads(recorded_path.read_text())
+    cell_id = next(iter(recorded))
+    recorded[cell_id] = recorded[cell_id] + [{"output_type": "stream", "name": "stdout", "text": line + "\n"}]
+    recorded_path.write_text(json.dumps(recorded))
+    assert line in secret_lines(course)
+    release(course, [lesson])
+    assert any(repr(line) in found for found in find_secrets(course, course.release / lesson))
 
 
 def test_the_students_readme_lists_lessons_by_phase_in_course_order_with_badges(published):
