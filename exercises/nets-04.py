@@ -51,7 +51,7 @@ print("2 heads, 5 tokens: output", library.shape, "| largest difference from the
 
 assert np.array_equal(np.asarray(scores), [[2.0, 0.0, -2.0], [0.0, 2.0, 0.0]])
 assert np.allclose(np.asarray(weights).sum(axis=-1), 1.0)
-assert np.allclose(np.asarray(outputs), [[0.8509, 0.1014], [0.0, 0.6805]], atol=1e-4)
+assert np.allclose(np.asarray(outputs), [[0.8509, 0.1014], [0.0, 0.6805]], atol=5e-3)   # a TPU's matmul: bfloat16
 assert np.all(np.asarray(self_weights)[~np.asarray(allowed)] == 0.0)
 assert np.array_equal(np.asarray(self_outputs)[0], np.asarray(v)[0])
 assert library.shape == (5, 2, 4) and gap < 1e-5
