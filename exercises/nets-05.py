@@ -112,7 +112,7 @@ print("uniform, fold_in keys:", repr(decode(uniform_fold_in)))
 print("uniform, one key:     ", repr(decode(uniform_one_key)))
 
 assert np.array_equal(inputs[1:], targets[:-1])                        # targets are the inputs shifted by one
-assert abs(float(losses[0]) - math.log(len(vocab))) < 1e-5             # zero logits: the loss is ln 45
+assert abs(float(losses[0]) - math.log(len(vocab))) < 5e-4             # zero logits: the loss is ln 45 (to a TPU's log)
 assert float(losses[-50:].mean()) < 1.0                                # well below the bigram level (1.97)
 assert decode(text_sample).startswith("Beautiful is ") and np.array_equal(text_sample, replay)
 assert len(set(decode(uniform_one_key)[len(prompt):])) == 1            # one key: the same draw every time
