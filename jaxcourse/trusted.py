@@ -24,12 +24,15 @@ Executor = Callable[[NotebookNode], Execution]
 
 
 def instrument(nb: NotebookNode) -> NotebookNode:
-    """Add the grader's prelude (check exporters) and receipt cells around the notebook."""
-    nb = copy.deepcopy(nb)
+    """The notebook's code cells between the grader's prelude (check exporters) and receipt cells.
+
+    Markdown and raw cells never run, so they are not sent: a notebook padded with 10^5 of them
+    costs the sandbox nothing."""
+    sent = copy.deepcopy(NotebookNode({**nb, "cells": []}))
     prelude = nbformat.v4.new_code_cell((KERNEL_DIR / "prelude.py").read_text(), id="jaxcourse-prelude")
     receipt = nbformat.v4.new_code_cell((KERNEL_DIR / "receipt.py").read_text(), id="jaxcourse-receipt")
-    nb.cells = [prelude, *nb.cells, receipt]
-    return nb
+    sent.cells = [prelude, *(copy.deepcopy(cell) for cell in nb.cells if cell.cell_type == "code"), receipt]
+    return sent
 
 
 def is_valid(nb: NotebookNode) -> bool:
@@ -57,13 +60,12 @@ def run(nb: NotebookNode, execute: Executor) -> tuple[Execution, NotebookNode | 
         return execution, None, None, "the executed notebook came back altered"
     inert_output_metadata(back)  # autograded/ is opened in the formgrader
     merged = copy.deepcopy(nb)
-    for ours, theirs in zip(merged.cells, back.cells[1:-1]):
-        if ours.cell_type == "code":
-            ours.outputs = theirs.get("outputs", [])
-            ours.execution_count = theirs.get("execution_count")
-            for key in ("papermill", "jaxcourse_timeout"):
-                if key in theirs.get("metadata", {}):
-                    ours.metadata[key] = theirs.metadata[key]
+    for ours, theirs in zip((cell for cell in merged.cells if cell.cell_type == "code"), back.cells[1:-1]):
+        ours.outputs = theirs.get("outputs", [])
+        ours.execution_count = theirs.get("execution_count")
+        for key in ("papermill", "jaxcourse_timeout"):
+            if key in theirs.get("metadata", {}):
+                ours.metadata[key] = theirs.metadata[key]
     return execution, merged, receipt_of(back.cells[-1]), ""
 
 

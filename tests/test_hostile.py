@@ -313,6 +313,20 @@ def test_a_killed_grader_leaves_no_run_folder_behind(tmp_path):
     assert before <= set(runs_folder().glob("run-*")) | {p for p in before if not p.exists()}
 
 
+def test_a_notebook_padded_with_markdown_cells_grades_normally(tmp_path):
+    """Only code cells go to the sandbox: 10^5 markdown cells must not cost the runner per cell
+    (before, this notebook ran into the 900 s wall clock)."""
+    course = fresh_tiny(tmp_path)
+
+    def pad(nb):
+        nb.cells[2:2] = [nbformat.v4.new_markdown_cell(f"note {i}") for i in range(100_000)]
+    submit_solution(course, "padded", edit=pad)
+    rows = grade(course, "tiny", limits=Limits(notebook_timeout=120))
+    assert [r["status"] for r in rows["padded"]] == ["ok", "ok"], rows["padded"]
+    autograded = nbformat.read(course.autograded / "padded" / "tiny" / "tiny.ipynb", as_version=4)
+    assert len(autograded.cells) > 100_000  # the autograded copy is still the whole notebook
+
+
 # ---------------------------------------------------------------- limits
 
 def slow_cells(nb):
