@@ -33,9 +33,10 @@ demo: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse demo --course-dir demo-course
 
 # Two pytest workers: much of the suite waits (kernels starting, timeouts running out) on one core.
+# --durations: each run's log names the slowest tests, where CI's time goes.
 TEST_JOBS ?= 2
 test: $(STAMP) sandbox-deps browser-deps
-	$(BIN)/python -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --durations=25 $(PYTEST_ARGS)
 
 # The fast tier: the pure core, table-driven, no kernels (about a minute).
 check: $(STAMP)
