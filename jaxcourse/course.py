@@ -13,6 +13,7 @@ from traitlets.config import Config
 COURSE_ID = "jax-course"
 PLATFORMS = ("cpu", "gpu", "tpu")
 SETTINGS_FILE = "course.toml"
+PINS_FILE = "requirements-cpu.txt"   # a pip freeze of the environment the grader runs
 # GitHub's rules for owner and repository names, and a branch name without surprises in a URL.
 GITHUB_REPOSITORY = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}/(?!\.\.?$)[A-Za-z0-9._-]{1,100}$")
 BRANCH = re.compile(r"^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}(?<![/.])$")
@@ -28,6 +29,21 @@ configure_nbgrader(get_config())  # noqa: F821
 
 class CourseError(Exception):
     """A problem with the course folder that makes grading untrustworthy."""
+
+
+def canonical(name: str) -> str:
+    """A distribution name as PEP 503 compares them (extras dropped)."""
+    return re.sub(r"[-_.]+", "-", name.split("[", 1)[0]).lower()
+
+
+def read_pins(path: Path) -> dict[str, str]:
+    """Canonical name -> version, from a pip freeze such as requirements-cpu.txt (empty if absent)."""
+    pins = {}
+    for line in path.read_text().splitlines() if path.is_file() else []:
+        name, sep, version = line.split("#", 1)[0].strip().partition("==")
+        if sep:
+            pins[canonical(name)] = version.strip()
+    return pins
 
 
 def configure_nbgrader(c: Config) -> Config:
@@ -174,6 +190,14 @@ class Course:
 
     def settings(self) -> Settings:
         return Settings.read(self.root / SETTINGS_FILE)
+
+    def pins(self) -> dict[str, str]:
+        """The versions the grader runs: the course's requirements-cpu.txt, else the one beside this
+        package (a scratch course copied from the repository has none of its own)."""
+        for path in (self.root / PINS_FILE, Path(__file__).resolve().parents[1] / PINS_FILE):
+            if path.is_file():
+                return read_pins(path)
+        return {}
 
     def lessons(self) -> list[str]:
         """Every lesson folder under source/ that holds its own notebook, in course order."""

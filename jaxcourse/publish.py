@@ -22,7 +22,7 @@ import numpy as np
 
 from . import fabricate
 from .artefacts import RESOURCE_ZIPS
-from .course import Course, CourseError
+from .course import Course, CourseError, canonical
 from .release import lesson_title, open_link, release
 
 MARKER = ".jaxcourse-published"
@@ -129,24 +129,9 @@ def find_secrets(course: Course, tree: Path) -> list[str]:
     return found
 
 
-def canonical(name: str) -> str:
-    """A distribution name as PEP 503 compares them (extras dropped)."""
-    return re.sub(r"[-_.]+", "-", name.split("[", 1)[0]).lower()
-
-
-def read_pins(path: Path) -> dict[str, str]:
-    """Canonical name -> version, from a pip freeze such as requirements-cpu.txt (empty if absent)."""
-    pins = {}
-    for line in path.read_text().splitlines() if path.is_file() else []:
-        name, sep, version = line.split("#", 1)[0].strip().partition("==")
-        if sep:
-            pins[canonical(name)] = version.strip()
-    return pins
-
-
 def requirements(course: Course) -> str:
     """What a student installs to run every lesson locally, at the course's tested versions."""
-    pins = read_pins(course.root / "requirements-cpu.txt")
+    pins = course.pins()
     names = {name for lesson in course.lessons() for name in course.info(lesson).packages.values()}
     names |= set(STUDENT_PACKAGES)
     wanted = sorted(f"{name}=={pins[canonical(name)]}" if canonical(name) in pins else name for name in names)

@@ -14,7 +14,7 @@ from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .course import Course, CourseError, Settings
+from .course import PINS_FILE, Course, CourseError, Settings, canonical
 
 SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n?(.*?)### END SOLUTION", re.S)
 HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n?(.*?)### END HIDDEN TESTS", re.S)
@@ -82,19 +82,58 @@ class InsertRecordedOutputs(NbGraderPreprocessor):
         return insert_recorded(nb, root / "source" / resources["nbgrader"]["assignment"]), resources
 
 
+# On Colab, the setup cell installs the grader's versions of these; other packages it installs only
+# where missing, since any version serves and Colab's numpy is imported before the cell runs.
+GRADED_PACKAGES = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint")
+
 COLAB_SETUP = """\
-# Colab only: install what this lesson imports if the runtime lacks it. Colab's own jax is kept
-# (the course is tested with jax 0.9.2); everywhere else this cell does nothing.
-import importlib.util
-import subprocess
+# Google Colab only: give this runtime the versions of the JAX packages that the course is tested and
+# graded with, and install anything else the lesson imports that is missing. Elsewhere it does nothing.
 import sys
 
 if "google.colab" in sys.modules:
-    needed = {packages!r}
-    missing = [name for module, name in needed if importlib.util.find_spec(module) is None]
-    if missing:
-        print("installing:", *missing)
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *missing], check=True)"""
+    import importlib.metadata as metadata
+    import re
+    import subprocess
+
+    graded_with = {graded_with}
+    also_needed = {also_needed}
+
+    def installed():
+        return {{re.sub(r"[-_.]+", "-", d.metadata["Name"]).lower(): d.version
+                for d in metadata.distributions() if d.metadata["Name"]}}
+
+    before = installed()
+    wanted = [f"{{name}}=={{version}}" for name, version in graded_with.items() if before.get(name) != version]
+    wanted += [name for name in also_needed if name not in before]
+    if wanted:
+        print("Installing", *wanted)
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *wanted], check=True)
+    after = installed()
+    changed = sorted(name for name in after if before.get(name) != after[name])
+    for name in changed:
+        print(f"  {{name}}: {{before.get(name, 'not installed')}} -> {{after[name]}}")
+    print("This runtime has", ", ".join(f"{{name}} {{after[name]}}" for name in graded_with), "as the grader does.")
+    plugins = [f"{{name}} {{version}}" for name, version in after.items() if name.startswith(("jax-cuda", "libtpu"))]
+    if "jax" in changed and plugins:
+        print("Colab's", ", ".join(plugins), "was built for Colab's own jax; the lessons run on the CPU, so JAX skips it.")
+    loaded = {{re.sub(r"[-_.]+", "-", d).lower() for module, dists in metadata.packages_distributions().items()
+              if module in sys.modules for d in dists}}
+    if loaded & set(changed):
+        raise RuntimeError(f"{{', '.join(sorted(loaded & set(changed)))}} had already been imported, so the new "
+                           "versions need a fresh start: choose Runtime > Restart session, then run this cell again.")"""
+
+
+def colab_setup(packages: dict[str, str], pins: dict[str, str]) -> str:
+    """The setup cell for a lesson importing `packages` (module -> pip name), given the grader's pins."""
+    names = {canonical(name) for name in packages.values()}
+    names |= {"jaxlib"} if "jax" in names else set()
+    graded = sorted(name for name in names if name in GRADED_PACKAGES)
+    unpinned = [name for name in graded if name not in pins]
+    if unpinned:
+        raise CourseError(f"{PINS_FILE} pins no version of {', '.join(unpinned)}, which the Colab setup cell installs")
+    return COLAB_SETUP.format(graded_with=repr({name: pins[name] for name in graded}),
+                              also_needed=repr(sorted(names - set(graded))))
 
 
 def release_path(lesson: str) -> str:
@@ -109,15 +148,15 @@ def colab_badge(settings: Settings, lesson: str) -> str | None:
 
 
 class AddColabCells(NbGraderPreprocessor):
-    """Give each release a setup cell that installs only what is missing, and an Open-in-Colab
-    badge when course.toml names the repository the course is published to."""
+    """Give each release the Colab setup cell, and an Open-in-Colab badge when course.toml names the
+    repository the course is published to."""
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
         lesson = resources["nbgrader"]["assignment"]
-        declared = nb.metadata.get("jaxcourse", {}).get("packages", {})
-        packages = sorted((module, name) for module, name in declared.items())
-        badge = colab_badge(Course.at(self.config.CourseDirectory.root or ".").settings(), lesson)
-        cells = [nbformat.v4.new_code_cell(COLAB_SETUP.format(packages=packages), id="colab-setup")]
+        course = Course.at(self.config.CourseDirectory.root or ".")
+        setup = colab_setup(nb.metadata.get("jaxcourse", {}).get("packages", {}), course.pins())
+        badge = colab_badge(course.settings(), lesson)
+        cells = [nbformat.v4.new_code_cell(setup, id="colab-setup")]
         if badge:
             cells.insert(0, nbformat.v4.new_markdown_cell(badge, id="colab-badge"))
         nb.cells[1:1] = cells
