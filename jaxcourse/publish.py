@@ -144,11 +144,13 @@ def student_readme(course: Course) -> str:
     phases: dict[int, list[str]] = {}
     for lesson in lessons:
         phases.setdefault(course.info(lesson).phase, []).append(lesson)
-    colab = ("click a lesson's **Open in Colab** badge below; the notebook's first code cell installs anything "
-             "Colab lacks. Save a copy to your Drive, work it, then download it (File → Download → .ipynb) "
-             "and hand in that file" if settings.repository else
-             "upload a notebook from `release/` (File → Upload notebook), work it, then download it "
-             "(File → Download → .ipynb) and hand in that file")
+    setup = ("Run its first code cell before anything else: on Colab it installs the versions of jax and its "
+             "libraries that the course is graded with (about a minute), and if it asks you to restart "
+             "(Runtime → Restart session), do so and run it again. ")
+    colab = ("click a lesson's **Open in Colab** badge below and save a copy to your Drive. " + setup +
+             "Work it, then download it (File → Download → .ipynb) and hand in that file" if settings.repository else
+             "upload a notebook from `release/` (File → Upload notebook). " + setup +
+             "Work it, then download it (File → Download → .ipynb) and hand in that file")
     parts = [f"# {settings.title}", "",
              "Lessons in JAX as Jupyter notebooks that you run and answer yourself. Each lesson explains one "
              "idea, shows it in a figure and a worked program, lets you experiment, and ends with graded "

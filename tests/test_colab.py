@@ -144,10 +144,13 @@ def test_setup_cell_on_colabs_tpu_runtime(tmp_path):
     env = colab_env(venv)
     setup = next(cell for cell in release_notebook(lesson).cells if cell.get("id") == "colab-setup")
 
-    # A kernel that imported jax before the setup cell: it installs, then says to restart.
-    early = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import jax"), setup])
+    # A kernel that imported jax before the setup cell: Colab's jax lacks what dist-03 and dist-04 use;
+    # the cell installs, then says to restart.
+    probe = nbformat.v4.new_code_cell("import jax; print(jax.__version__, hasattr(jax, 'reshard'))")
+    early = nbformat.v4.new_notebook(cells=[probe, setup])
     (tmp_path / "early").mkdir()
     ran = execute(early, venv, tmp_path / "early", env=env)
+    assert text_of(ran.cells[0]).split() == [COLAB_JAX, "False"], ran.cells[0].outputs
     error = error_of(ran.cells[1])
     assert error is not None and error.ename == "RuntimeError", ran.cells[1].outputs
     assert "Restart session, then run this cell again" in error.evalue and "jax" in error.evalue
