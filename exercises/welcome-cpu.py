@@ -4,12 +4,10 @@
 # welcome-cpu as one program: four virtual CPU devices, a (4, 2) array split by rows, 2x + 1 on it.
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")   # a platform chosen outside this file wins
+os.environ.setdefault("JAX_PLATFORMS", "cpu")     # a platform chosen outside this file wins
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "4")  # read once, at `import jax`: four CPU devices
 
 import jax
-
-jax.config.update("jax_num_cpu_devices", 4)     # right after the import, before any JAX operation
-
 import numpy as np
 from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
