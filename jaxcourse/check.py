@@ -48,7 +48,8 @@ def drift(course: Course, lesson: str) -> list[str]:
         shutil.copytree(course.source / lesson, fresh.source / lesson)
         release(fresh, [lesson])
         differ = []
-        for relative in (Path("release") / lesson / f"{lesson}.ipynb", Path("exercises") / f"{lesson}.py"):
+        for relative in (Path("release") / lesson / f"{lesson}.ipynb", Path("exercises") / f"{lesson}.py",
+                         Path("exercises") / f"{lesson}.ipynb"):
             ours = course.root / relative
             if not ours.is_file() or _normalized(ours) != _normalized(fresh.root / relative):
                 differ.append(str(relative))

@@ -273,9 +273,9 @@ def release(course: Course, lessons: list[str] | None = None, release_dir: Path 
     for lesson in course.select(lessons):
         generate(course, lesson, release_dir)
         target = (release_dir or course.release) / lesson / f"{lesson}.ipynb"
-        problems = leaks(nbformat.read(course.lesson_notebook(lesson), as_version=4),
-                         nbformat.read(target, as_version=4))
+        released = nbformat.read(target, as_version=4)
+        problems = leaks(nbformat.read(course.lesson_notebook(lesson), as_version=4), released)
         if problems:
             raise CourseError(f"release of {lesson} leaks:\n  " + "\n  ".join(problems))
-        written += [target, *write_artefacts(course, lesson)]
+        written += [target, *write_artefacts(course, lesson, released)]
     return written + write_resource_zips(course) + write_lesson_table(course)

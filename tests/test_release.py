@@ -11,7 +11,9 @@ import nbformat
 import pytest
 
 from conftest import LESSONS, REPO, lessons_template
-from jaxcourse.artefacts import example_problems, example_source
+from nbclient import NotebookClient
+
+from jaxcourse.artefacts import SETUP_ID, example_problems, example_source
 from jaxcourse.course import Course
 from jaxcourse.release import leaks, read_recorded
 
@@ -67,6 +69,8 @@ def test_example_program_defaults_to_the_cpu_and_ends_pass(lesson):
     'import os\nimport jax\nos.environ.setdefault("JAX_PLATFORMS", "cpu")\nprint("PASS: demo-01")',
     'import os\nos.environ["JAX_PLATFORMS"] = "cpu"\nimport jax\nprint("PASS: demo-01")',
     'import os\nos.environ.setdefault("JAX_PLATFORMS", "cpu")\nimport jax\nprint("PASS")',
+    'import os\nos.environ.setdefault("JAX_PLATFORMS", "cpu")\nimport jax\n### BEGIN SOLUTION\nx = 1\n'
+    '### END SOLUTION\nprint("PASS: demo-01")',
 ])
 def test_an_example_that_forces_or_skips_the_platform_or_the_pass_line_is_refused(source):
     assert example_problems(source, "demo-01")
@@ -87,6 +91,38 @@ def test_example_program_runs_and_passes(lesson, tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.rstrip().splitlines()[-1] == f"PASS: {lesson}"
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_example_notebook_is_the_release_setup_cell_then_the_example(lesson):
+    """exercises/<id>.ipynb: a note, the release's own setup cell and the example program; clean, nothing secret."""
+    nb = nbformat.read(SOURCE.root / "exercises" / f"{lesson}.ipynb", as_version=4)
+    released = nbformat.read(SOURCE.release / lesson / f"{lesson}.ipynb", as_version=4)
+    source = nbformat.read(SOURCE.lesson_notebook(lesson), as_version=4)
+    example = next(cell for cell in source.cells if "example" in cell.metadata.get("tags", []))
+    assert [(cell.cell_type, cell.id) for cell in nb.cells] == [
+        ("markdown", "about"), ("code", SETUP_ID), ("code", example.id)]
+    assert nb.cells[1].source == next(cell.source for cell in released.cells if cell.get("id") == SETUP_ID)
+    assert nb.cells[2].source == example.source
+    script = (SOURCE.root / "exercises" / f"{lesson}.py").read_text()
+    assert script.rstrip().endswith(example.source.rstrip()), "the script and the notebook hold the same program"
+    for cell in nb.cells:
+        assert cell.metadata == {}, f"{cell.id}: no nbgrader or tag metadata"
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, f"{cell.id}: no outputs"
+    assert leaks(source, nb) == []
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_example_notebook_runs_and_passes(lesson, tmp_path):
+    """exercises/<id>.ipynb, run all in a real kernel as a student does, ends PASS: <id>."""
+    nb = nbformat.read(SOURCE.root / "exercises" / f"{lesson}.ipynb", as_version=4)
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "MPLBACKEND": "Agg"}
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute(
+        cwd=str(tmp_path), env=env)
+    shown = "".join(out.get("text", "") for out in nb.cells[-1].outputs if out.output_type == "stream")
+    assert shown.rstrip().splitlines()[-1] == f"PASS: {lesson}"
 
 
 def test_tpu_guides_zip_holds_the_labs():
