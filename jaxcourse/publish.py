@@ -1,7 +1,7 @@
 """`jaxcourse publish DIR`: the course as students get it, with no solution, hidden test or mutant.
 
 The tree holds a README for students (lessons by phase, in course order), the release
-notebooks, each lesson's example program, the downloads, the TPU guides and a
+notebooks, each lesson's example program (a script and a notebook), the downloads, the TPU guides and a
 requirements.txt. An instructor pushes it as a public repository or branch; course.toml
 names it, so the Colab badges open the notebooks there.
 
@@ -162,16 +162,19 @@ def student_readme(course: Course) -> str:
              "then `.venv/bin/jupyter lab release/`.",
              "- Work from top to bottom. Before you hand a notebook in, restart its kernel and run every cell.",
              "- Each lesson's worked program is also a plain script: `JAX_PLATFORMS=cpu python exercises/<lesson>.py` "
-             "runs it and ends with `PASS: <lesson>`.", "",
+             "runs it and ends with `PASS: <lesson>`. `exercises/<lesson>.ipynb` is the same program as a notebook, "
+             "to open in Colab or upload to any Jupyter runtime (a TPU or GPU one too).", "",
              "## Lessons", ""]
     for phase in sorted(phases):
         title = settings.phases.get(phase)
         parts += [f"### Phase {phase:02d}" + (f": {title}" if title else ""), "",
                   "| chapter | lesson | title | open | example program |", "|---|---|---|---|---|"]
         for lesson in phases[phase]:
-            script = f"exercises/{lesson}.py"
+            script, notebook = f"exercises/{lesson}.py", f"exercises/{lesson}.ipynb"
+            colab = settings.colab_url(notebook)
             parts.append(f"| {course.info(lesson).chapter} | `{lesson}` | {lesson_title(course, lesson)} "
-                         f"| {open_link(settings, lesson)} | [{script}]({script}) |")
+                         f"| {open_link(settings, lesson)} | [{script}]({script}), [{lesson}.ipynb]({notebook})"
+                         + (f" ([Colab]({colab}))" if colab else "") + " |")
         parts.append("")
     zips = [f"{folder.name}.zip" for lesson in lessons for folder in
             sorted(p for p in (course.source / lesson / "downloads").glob("*") if p.is_dir())]
@@ -186,10 +189,10 @@ def _stage(course: Course, stage: Path) -> None:
     """Write the published tree into an empty folder."""
     for lesson in course.lessons():
         shutil.copytree(course.release / lesson, stage / "release" / lesson)
-        script = course.root / "exercises" / f"{lesson}.py"
-        if script.is_file():
-            (stage / "exercises").mkdir(exist_ok=True)
-            shutil.copy2(script, stage / "exercises" / script.name)
+        for program in (course.root / "exercises" / f"{lesson}.py", course.root / "exercises" / f"{lesson}.ipynb"):
+            if program.is_file():
+                (stage / "exercises").mkdir(exist_ok=True)
+                shutil.copy2(program, stage / "exercises" / program.name)
     if (course.root / "downloads").is_dir():
         shutil.copytree(course.root / "downloads", stage / "downloads")
     for folder in RESOURCES:

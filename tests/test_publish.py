@@ -44,9 +44,12 @@ def test_the_published_tree_holds_what_students_need_and_nothing_else(published)
     for lesson in LESSONS:
         assert (target / "release" / lesson / f"{lesson}.ipynb").is_file()
         assert (target / "exercises" / f"{lesson}.py").read_text().rstrip().endswith(f'print("PASS: {lesson}")')
+        notebook = nbformat.read(target / "exercises" / f"{lesson}.ipynb", as_version=4)
+        assert notebook.cells[-1].source.rstrip().endswith(f'print("PASS: {lesson}")')
     names = [p.name for p in target.rglob("*")]
     assert not {"source", "mutants", "recorded-outputs.json", "gradebook.db", ".jaxcourse"} & set(names)
-    assert not list(target.rglob("*.ipynb")) or all("release" in p.parts for p in target.rglob("*.ipynb"))
+    notebooks = {p.relative_to(target).parts[0] for p in target.rglob("*.ipynb")}
+    assert notebooks == {"release", "exercises"}, notebooks
     requirements = (target / "requirements.txt").read_text()
     assert "jax==" in requirements and "jupyterlab==" in requirements and "nbgrader" not in requirements
 
@@ -121,9 +124,12 @@ def test_the_students_readme_lists_lessons_by_phase_in_course_order_with_badges(
     positions = [readme.index(f"`{lesson}`") for lesson in LESSONS]
     assert positions == sorted(positions), "course order"
     assert "### Phase 01: Arrays" in readme and "### Phase 02" in readme
-    urls = BADGE_URL.findall(readme)
+    urls = [url for url in BADGE_URL.findall(readme) if "/release/" in url]
     assert len(urls) == len(LESSONS) and all(COLAB_GITHUB.match(url) for url in urls), urls
     assert urls[0].endswith(f"jax-course-org/jax-course/blob/main/release/{LESSONS[0]}/{LESSONS[0]}.ipynb")
+    examples = re.findall(r"\(\[Colab\]\((\S+)\)\)", readme)   # each example notebook opens in Colab too
+    assert examples == [f"https://colab.research.google.com/github/jax-course-org/jax-course/blob/main/exercises/{lesson}.ipynb"
+                        for lesson in LESSONS]
     for lesson in LESSONS:
         nb = nbformat.read(target / "release" / lesson / f"{lesson}.ipynb", as_version=4)
         assert nb.cells[1].id == "colab-badge"
@@ -136,6 +142,7 @@ def test_without_a_repository_nothing_carries_a_badge(tmp_path):
     readme = (tmp_path / "student" / "README.md").read_text()
     assert "colab.research.google.com/github" not in readme and "OWNER" not in readme
     assert f"[release/{LESSONS[0]}/{LESSONS[0]}.ipynb]" in readme
+    assert f"[{LESSONS[0]}.ipynb](exercises/{LESSONS[0]}.ipynb)" in readme
     for path in (tmp_path / "student" / "release").rglob("*.ipynb"):
         assert "colab.research.google.com/github" not in path.read_text()
 
