@@ -82,14 +82,20 @@ def example_notebook(course: Course, lesson: str, released: nbformat.NotebookNod
     if setup is None:
         raise CourseError(f"the release of {lesson} has no {SETUP_ID!r} cell to open exercises/{lesson}.ipynb with")
     devices = course.info(lesson).devices
+    pin = f"=={course.pins()['jax']}" if "jax" in course.pins() else ""
+    # Colab's TPU and GPU plugins belong to Colab's jax, not to the one the setup cell installs.
     where = (f"It runs on the CPU with {devices} virtual devices, whatever accelerator the runtime has: one chip "
              f"cannot show {devices} devices at work, and the CPU can." if devices > 1 else
              'It runs on the CPU, as the lesson does. To run it on a TPU or GPU, change `"cpu"` to `"tpu"` or '
              '`"gpu"` in its line `os.environ.setdefault("JAX_PLATFORMS", "cpu")`, restart the runtime and run all '
-             "again (JAX reads the setting once, when it starts).")
+             "again (JAX reads the setting once, when it starts). JAX needs the chip's plugin at its own version: "
+             "on Colab, whose plugin belongs to Colab's jax and not to the one the first cell installs, run "
+             f'`pip install "jax[tpu]{pin}"` (or `"jax[cuda12]{pin}"` '
+             "on a GPU) before the restart; the course has run these programs on a TPU VM, not on Colab's TPU.")
     note = (f"Lesson `{lesson}`'s \"Run the example\" program, generated from the lesson notebook "
-            f"(`exercises/{lesson}.py` is the same program as a script). Run all cells: the first installs what "
-            f"the lesson imports, on Colab only, and the last line printed is `PASS: {lesson}`. {where}")
+            f"(`exercises/{lesson}.py` is the same program as a script). Run all cells: the first sets up a Colab "
+            f"runtime as the lesson's own first cell does (elsewhere it does nothing), and the last line printed is "
+            f"`PASS: {lesson}`. {where}")
     title = f"# {lesson_title(course, lesson)} (the example program)"
     cells = [nbformat.v4.new_markdown_cell(f"{title}\n\n{textwrap.fill(note, 100, break_on_hyphens=False)}", id="about"),
              nbformat.v4.new_code_cell(setup.source, id=SETUP_ID),
