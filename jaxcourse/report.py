@@ -4,25 +4,22 @@ from __future__ import annotations
 import copy
 import csv
 import io
-import re
 from html import escape
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
-from nbconvert import HTMLExporter
 from nbformat.notebooknode import NotebookNode
-from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbgrader.preprocessors import ClearHiddenTests
 
+from . import htmlpage
 from .collect import collect
 from .course import Course
 from .record import LedgerEntry, atomic_write, lesson_structure
+from .release import lesson_title
 from .sanitize import UnreadableSubmission, read_submission
 from .score import CellResult, Status, inert, inert_output_metadata
-
-BODY = re.compile(r"<body[^>]*>")
 
 CSV_COLUMNS = ["student_id", "notebook", "grade_id", "points", "max_points", "status", "detail", "platform"]
 
@@ -134,18 +131,20 @@ def feedback_notebook(nb: NotebookNode, rows: list[CellResult]) -> NotebookNode:
             cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
             cell.outputs.append(nbformat.v4.new_output("stream", name="stderr", text=text + "\n"))
     nb.metadata = {key: nb.metadata[key] for key in ("kernelspec", "language_info") if key in nb.metadata}
-    nb, _ = SanitizeHTML().preprocess(inert_output_metadata(nb), {})
-    return nb
+    return htmlpage.sanitize(inert_output_metadata(nb))
 
 
-def summary_html(lesson: str, notebook: str, rows: list[CellResult]) -> str:
+def summary_html(title: str, lesson: str, notebook: str, rows: list[CellResult]) -> str:
     """The score summary, from the grader's own values only, escaped."""
     points, most = sum(r.points for r in rows), sum(r.max_points for r in rows)
     lines = "".join(f"<tr><td>{escape(r.grade_id)}</td><td>{r.points:g} / {r.max_points:g}</td>"
                     f"<td>{escape(r.status)}</td><td>{escape(r.detail)}</td></tr>" for r in rows)
-    return (f'<section id="jaxcourse-summary" style="font-family:sans-serif;margin:1em">'
-            f"<h1>{escape(lesson)}: {escape(notebook)}</h1><p><strong>Score: {points:g} / {most:g}</strong></p>"
-            f"<table><tr><th>cell</th><th>points</th><th>status</th><th>detail</th></tr>{lines}</table></section>")
+    which = lesson if notebook == lesson else f"{lesson}, notebook {notebook}"
+    return (f'<section id="jaxcourse-summary" class="jp-RenderedHTMLCommon" style="margin:1em 1em 2em">'
+            f"<h1>Feedback: {escape(title)}</h1><p>Lesson {escape(which)}</p>"
+            f"<p><strong>Score: {points:g} / {most:g}</strong></p>"
+            f"<table><thead><tr><th>cell</th><th>points</th><th>status</th><th>detail</th></tr></thead>"
+            f"<tbody>{lines}</tbody></table></section>")
 
 
 def write_lesson_feedback(course: Course, lesson: str) -> tuple[list[Path], list[str]]:
@@ -181,16 +180,15 @@ def write_feedback(course: Course, lesson: str, student: str, notebook: str,
     """Write feedback/<student>/<lesson>/<notebook>.html: the score summary on top, then the
     student's own notebook. Never hidden tests, hidden inputs or expected values."""
     target = course.feedback / student / lesson / f"{notebook}.html"
-    summary = summary_html(lesson, notebook, rows)
+    title = lesson_title(course, lesson)
+    summary = summary_html(title, lesson, notebook, rows)
     page = None
     if submitted is not None:
         try:
-            exporter = HTMLExporter(template_name="lab", sanitize_html=True)
-            body, _ = exporter.from_notebook_node(feedback_notebook(submitted, rows))
-            page = BODY.sub(lambda m: m.group(0) + summary, body, count=1)
+            page = htmlpage.render(feedback_notebook(submitted, rows), f"Feedback: {title}", summary)
         except Exception:  # outputs nbconvert cannot render: the summary alone still reaches the student
             summary += "<p>Your notebook's outputs could not be shown on this page.</p>"
     if page is None:
-        page = f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{summary}</body></html>"
+        page = htmlpage.render(nbformat.v4.new_notebook(), f"Feedback: {title}", summary)
     atomic_write(target, page)
     return target
