@@ -120,23 +120,27 @@ class Summary:
         students = list(dict.fromkeys(row["student_id"] for row in self.rows))
         cell = {(r["student_id"], r["grade_id"]): r for r in self.rows}
         width = max([len(s) for s in students] + [7])
-        header = f"{'student':<{width}}  " + "  ".join(q for q in questions) + "  total"
-        lines = [header]
+
+        def mark(row: dict | None) -> str:
+            if row is None:
+                return "-"
+            notes = [" hand" if row.get("manual_points") else "", "" if row["status"] == "ok" else f" {row['status']}",
+                     " review" if row.get("needs_review") else ""]
+            return f"{float(row['points']):g}" + "".join(notes)
+
+        marks = {(s, q): mark(cell.get((s, q))) for s in students for q in questions}
+        widths = {q: max([len(q)] + [len(marks[s, q]) for s in students]) for q in questions}
+        lines = [f"{'student':<{width}}  " + "  ".join(f"{q:<{widths[q]}}" for q in questions) + "  total"]
         for student in students:
-            parts = []
-            for q in questions:
-                row = cell.get((student, q))
-                mark = "-" if row is None else f"{float(row['points']):g}" + (
-                    "" if not row.get("manual_points") else " hand") + (
-                    "" if row["status"] == "ok" else f" {row['status']}") + (" review" if row.get("needs_review") else "")
-                parts.append(f"{mark:<{len(q)}}")
             points, most, late = self.totals()[student]
             total = f"{points - late:g}/{most:g}" + (f" (late: {points:g} - {late:g})" if late else "")
-            lines.append(f"{student:<{width}}  " + "  ".join(parts) + f"  {total}")
+            lines.append(f"{student:<{width}}  " + "  ".join(f"{marks[student, q]:<{widths[q]}}" for q in questions)
+                         + f"  {total}")
         counts = Counter(row["status"] for row in self.rows)
         lines.append("statuses: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
         if any(row.get("manual_points") for row in self.rows):
-            lines.append("hand: a hand grade from the formgrader counts; review: the autograder's result changed under it")
+            lines.append("hand: a hand grade from the formgrader counts; "
+                         "review: the autograder's result changed under it")
         return "\n".join(lines)
 
 
@@ -178,8 +182,8 @@ def write_csv(course: Course, lesson: str, entries: list[LedgerEntry],
             notebook = row["notebook"]
             penalty = got.penalty.get(notebook, 0.0) if notebook not in first else None
             first.add(notebook)
-            rows.append(with_marks({key: row[key] for key in LEDGER_COLUMNS}, got.cells.get((notebook, row["grade_id"])),
-                                   penalty))
+            mark = got.cells.get((notebook, row["grade_id"]))
+            rows.append(with_marks({key: row[key] for key in LEDGER_COLUMNS}, mark, penalty))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -270,8 +274,8 @@ def write_lesson_feedback(course: Course, lesson: str, notes: list[str] | None =
             written.append(write_feedback(course, lesson, submission.student, notebook, submitted, rows,
                                           got.penalty.get(notebook, 0.0), got.seconds_late))
         if not write_exchange_files(course, lesson, submission.student, submission.folder) and notes is not None:
-            notes.append(f"{submission.student}: not submitted through nbgrader's exchange (no "
-                           "submission_secret.txt), so `nbgrader fetch_feedback` cannot find the page: send it yourself")
+            notes.append(f"{submission.student}: not submitted through nbgrader's exchange (no submission_secret.txt), "
+                         "so `nbgrader fetch_feedback` cannot find the page: send it yourself")
     return written, skipped
 
 
