@@ -316,4 +316,6 @@ def write_feedback(course: Course, lesson: str, student: str, notebook: str,
     if page is None:
         page = htmlpage.render(nbformat.v4.new_notebook(), f"Feedback: {title}", summary)
     atomic_write(target, page)
+    # release_feedback copies the page, mode and all, into the exchange, where the student reads it.
+    target.chmod(0o644)
     return target

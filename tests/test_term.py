@@ -27,7 +27,7 @@ from nbgrader.api import Gradebook
 from conftest import FIXTURES, REPO, release_nb
 from jaxcourse import fabricate
 from jaxcourse.course import COURSE_ID, Course
-from jaxcourse.release import HIDDEN_REGION, release
+from jaxcourse.release import HIDDEN_REGION, nbgrader_api, release
 
 BIN = Path(sys.executable).parent
 # The checkpoint's hidden test as first released: it lets the wrong answer 1 through.
@@ -142,19 +142,31 @@ def test_a_term_through_nbgrader_and_its_exchange(tmp_path):
                              capture_output=True, text=True, timeout=300)
     assert refused.returncode == 1 and "nbgrader autograde is turned off in this course" in refused.stderr
     assert "jaxcourse grade tiny" in refused.stderr
+    formgrader = nbgrader_api(course).autograde("tiny", "bob")  # the formgrader's Autograde button
+    assert not formgrader["success"] and "nbgrader autograde is turned off" in formgrader["log"]
     assert before == (course.gradebook.read_bytes(), (course.autograded / "bob" / "tiny" / "tiny.ipynb").read_bytes())
 
-    # Hand grades, as the formgrader sets them.
+    # Hand grades, as the formgrader sets them; and a score changed behind the grader's back
+    # (as an older `nbgrader autograde` did: 0 for a right answer).
     with Gradebook(course.db_url, COURSE_ID) as gb:
         gb.find_grade("sums-test", "tiny", "tiny", "bob").manual_score = 1.5
         gb.find_grade("checkpoint-test", "tiny", "tiny", "cy").manual_score = 0.5
+        gb.find_grade("sums-test", "tiny", "tiny", "ada").auto_score = 0
         gb.db.commit()
     out = jaxcourse(course, "grade", "tiny", env=env)
-    assert "graded 0 of 4 submissions" in out, out  # a hand grade is not a change to grade again
+    assert "graded 1 of 4 submissions" in out, out  # ada again; a hand grade is not a reason to
+    assert "ada: 1/3 -> 3/3 (sums-test 0 -> 2)" in out, out
     rows = {(r["student_id"], r["grade_id"]): r for r in csv_rows(course.grades / "tiny.csv")}
     assert (rows["bob", "sums-test"]["points"], rows["bob", "sums-test"]["auto_points"],
             rows["bob", "sums-test"]["manual_points"]) == ("1.5", "0", "1.5")
     assert re.search(r"^bob\s+1\.5 hand failed\s+1\s+2\.5/3$", out, re.M), out
+
+    out = jaxcourse(course, "grade", "tiny", "--student", "bob", "--force", env=env)
+    assert "graded 1 of 4 submissions" in out and re.search(r"^bob\s+1\.5 hand failed\s+1\s+2\.5/3$", out, re.M)
+    assert "no score changed since the last grading" in out, out
+    unknown = subprocess.run([str(BIN / "jaxcourse"), "grade", "tiny", "--student", "zed"], cwd=course.root,
+                             env=env, capture_output=True, text=True, timeout=300)
+    assert unknown.returncode == 2 and "no submission of tiny from zed" in unknown.stderr
 
     # Mid-term: the checkpoint's hidden test is fixed; grading again reports each change.
     set_checkpoint_test(course, FIXED)
@@ -175,6 +187,8 @@ def test_a_term_through_nbgrader_and_its_exchange(tmp_path):
     out = jaxcourse(course, "feedback", "tiny", env=env)
     assert "wrote 4 feedback page(s)" in out and "note:" not in out, out
     nbgrader(course.root, "release_feedback", "tiny", env=env)
+    released = list((exchange / COURSE_ID / "feedback").glob("*.html"))
+    assert len(released) == 4 and all(p.stat().st_mode & 0o777 == 0o644 for p in released)  # students can read
     secrets_ = hidden_lines(course, "tiny")
     for student in answers:
         nbgrader(student_folder(student), "fetch_feedback", "tiny", f"--student={student}", env=env)
@@ -207,7 +221,8 @@ def test_a_term_through_nbgrader_and_its_exchange(tmp_path):
         ("ada", "3", "11", "14", "14"), ("bob", "2.5", "11", "13.5", "14"), ("cy", "2", "11", "13", "14"),
         ("dee", "0", "11", "11", "14")]
 
-    # nbgrader's generate_feedback, from autograded/, shows no hidden test either.
+    # nbgrader's generate_feedback (and the formgrader's button), from autograded/, shows no hidden test.
+    assert nbgrader_api(course).generate_feedback("tiny", "ada")["success"]
     nbgrader(course.root, "generate_feedback", "tiny", "--force", env=env)
     for student in answers:
         generated = (course.feedback / student / "tiny" / "tiny.html").read_text()
