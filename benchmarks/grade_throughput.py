@@ -138,7 +138,9 @@ def scaling(lesson: str, n: int, workers: int, rounds: int, ours: list[str], env
 
 
 def against_stock(lesson: str, n: int, rounds: int, ours: list[str], env: dict[str, str]) -> None:
-    nbgrader = [str(Path(sys.executable).parent / "nbgrader"), "autograde", lesson, "--force"]
+    # The course's config turns `nbgrader autograde` off (jaxcourse.seams); stock nbgrader is what is measured.
+    nbgrader = [str(Path(sys.executable).parent / "nbgrader"), "autograde", lesson, "--force",
+                "--Autograde.exporter_class=nbconvert.exporters.NotebookExporter"]
     cores, workers = os.cpu_count(), default_workers("cpu")
     print(f"lesson {lesson}, {n} submissions, {cores} cores, {workers} worker(s), {rounds} round(s)")
     results = []

@@ -65,6 +65,7 @@ def _options(args) -> Options:
                    workers=getattr(args, "workers", None), warm=not cold, preimport=() if cold else Options.preimport,
                    compilation_cache=not getattr(args, "no_compilation_cache", False),
                    backend=getattr(args, "backend", "local"), ray_address=getattr(args, "ray_address", None),
+                   force=getattr(args, "force", False), students=tuple(getattr(args, "student", None) or ()),
                    log=(lambda *_: None) if quiet else print, progress=Progress() if quiet else LiveProgress())
 
 
@@ -117,6 +118,8 @@ def cmd_grade(args) -> int:
         print("WARNING: grading without a sandbox; submissions run with your rights", file=sys.stderr)
     summary = grade_lesson(course, args.lesson, options)
     print(summary.table())
+    if summary.change_report():
+        print(summary.change_report())
     print(summary.speed())
     print(f"CSV: {summary.csv_path}\nautograded: {course.autograded}\n"
           f"feedback for students: `jaxcourse feedback {args.lesson}` writes it to {course.feedback}")
@@ -125,10 +128,14 @@ def cmd_grade(args) -> int:
 
 def cmd_feedback(args) -> int:
     course = _course(args)
-    written, skipped = write_lesson_feedback(course, args.lesson)
+    notes: list[str] = []
+    written, skipped = write_lesson_feedback(course, args.lesson, notes)
     for reason in skipped:
         print(f"skipped {reason}")
-    print(f"wrote {len(written)} feedback page(s) under {course.feedback / '<student>' / args.lesson}")
+    for note in notes:
+        print(f"note: {note}")
+    print(f"wrote {len(written)} feedback page(s) under {course.feedback / '<student>' / args.lesson}, with the "
+          f"files `nbgrader release_feedback {args.lesson}` reads")
     return 0
 
 
@@ -268,6 +275,10 @@ def parser() -> argparse.ArgumentParser:
     compared.add_argument("actual", metavar="ACTUAL")
     grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db and grades/LESSON.csv", lessons="1", execution=True)
     grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")
+    grade.add_argument("--force", action="store_true",
+                       help="grade again even the submissions unchanged since the last run (hand grades are kept)")
+    grade.add_argument("--student", action="append", metavar="ID",
+                       help="grade only this student's submission (repeat for more); the others keep their last grade")
     demo = command("demo", cmd_demo, "release, fabricate three students per lesson, grade and show the results", execution=True)
     demo.add_argument("--source-from", default=".", help="course folder whose source/ the demo copies")
     for p in (grade, demo):

@@ -72,6 +72,11 @@ def configure_nbgrader(c: Config) -> Config:
                                 "recorded-outputs.json"]
     # Re-add test cells a student deleted, so a deletion cannot dodge a check.
     c.OverwriteCells.add_missing_cells = True
+    # nbgrader's own grading runs student code unsandboxed and cannot score hidden checks: it
+    # refuses (also the formgrader's button); feedback is made only from notebooks without hidden tests.
+    c.Autograde.exporter_class = "jaxcourse.seams.RefuseAutograde"
+    c.GenerateFeedback.preprocessors = ["jaxcourse.seams.RequireHiddenTestsRemoved", "nbgrader.preprocessors.GetGrades",
+                                        "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
     return c
 
 

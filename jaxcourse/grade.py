@@ -21,7 +21,9 @@ from .collect import Submission, collect
 from .course import Course, CourseError
 from .execute import (CompilationCache, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
                       assert_hidden, bwrap_path)
-from .record import LedgerEntry, TestCell, atomic_write, lesson_structure, record_grades, write_autograded
+from .late import assign_late_penalties
+from .record import (LedgerEntry, SubmissionMarks, TestCell, atomic_write, gradebook_marks, lesson_structure,
+                     record_grades, reviewed_notebook, write_autograded)
 from .release import sync_gradebook
 from .sanitize import UnreadableSubmission, read_submission, sanitize
 from .score import CellResult, Status, inert, score_cell
@@ -47,6 +49,8 @@ class Options:
     draw_figures: bool = False   # True to record figures; graded runs never look at them
     backend: str = "local"       # or "ray"
     ray_address: str | None = None
+    force: bool = False          # grade again even what is unchanged since the last run
+    students: tuple[str, ...] = ()  # grade only these (the others keep their last grade)
     log: callable = print
     progress: "Progress" = field(default_factory=lambda: Progress())
 
@@ -66,10 +70,12 @@ class Progress:
 
 @dataclass
 class Graded:
-    """One notebook's grading: rows for the CSV, the receipt, and the executed notebook."""
+    """One notebook's grading: rows for the CSV, the receipt, the executed notebook, and the
+    student's file as read (its outputs are what autograded/ shows)."""
     rows: list[CellResult]
     receipt: dict | None
     notebook: NotebookNode | None
+    own: NotebookNode | None = None
 
 
 # ---------------------------------------------------------------- expected values
@@ -172,6 +178,7 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
         nb, notes = read_submission(path)
     except UnreadableSubmission as exc:
         return all_rows(Status.ERROR, str(exc))
+    own = copy.deepcopy(nb)
     try:
         nb = sanitize(course, lesson, notebook, student, nb)
     except Exception as exc:  # nbgrader rejects impossible cell metadata
@@ -197,7 +204,7 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
             row.detail = inert("; ".join([row.detail, *notes]))
     merged.metadata["jaxcourse"] = {"receipt": receipt, "requested_platform": options.platform,
                                     "results": [asdict(r) for r in rows]}
-    return Graded(rows, receipt, merged)
+    return Graded(rows, receipt, merged, own)
 
 
 def grade_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
@@ -215,7 +222,9 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
             for row in graded.rows:
                 row.detail = inert(f"{row.detail}; {UNSAFE_NOTE}")
         results[notebook] = graded.rows
-        write_autograded(course, submission.lesson, submission.student, notebook, graded.notebook, submission.folder)
+        reviewed = graded.notebook and reviewed_notebook(graded.notebook, graded.own, graded.rows)
+        write_autograded(course, submission.lesson, submission.student, notebook, reviewed, graded.notebook,
+                         submission.folder)
         platform = (graded.receipt or {}).get("backend") or "unknown"
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
     with gradebook_lock:  # SQLite writes are serialised, one transaction per student
@@ -244,6 +253,33 @@ def failed_submission(course: Course, submission: Submission, structure: dict[st
     return LedgerEntry(submission.student, "", "", "", rows)
 
 
+def selected(course: Course, lesson: str, submissions: list[Submission], options: Options) -> list[Submission]:
+    """The submissions of this run: all; or with --student, those students' (each must exist) and
+    the others already graded, whose last grades stay in the CSV."""
+    missing = sorted(set(options.students) - {s.student for s in submissions})
+    if missing:
+        raise CourseError(f"no submission of {lesson} from {', '.join(missing)} under "
+                          f"submitted/<student>/{lesson}/. Nothing was graded.")
+    return [s for s in submissions if not options.students or s.student in options.students
+            or LedgerEntry.path(course, lesson, s.student).is_file()]
+
+
+def changed_elsewhere(entry: LedgerEntry, marks: SubmissionMarks | None) -> str:
+    """Why the gradebook no longer holds what this grader recorded for `entry`, or "" when it does
+    (`nbgrader autograde`, an edit of the database, a student removed in the formgrader). Hand
+    grades are the formgrader's to change and do not count."""
+    if marks is None:
+        return "the gradebook has no submission of it any more"
+    for notebook, rows in entry.cells.items():
+        for row in rows:
+            mark = marks.cells.get((notebook, row["grade_id"]))
+            if mark is None or mark.auto != row["points"]:
+                found = "nothing" if mark is None or mark.auto is None else f"{mark.auto:g}"
+                return (f"the gradebook was changed outside `jaxcourse grade` ({row['grade_id']}: {found} there, "
+                        f"{row['points']:g} recorded here)")
+    return ""
+
+
 def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
     """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups."""
     course.info(lesson).refuse(options.platform)
@@ -260,14 +296,24 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     submissions, skipped = collect(course, lesson, list(structure))
     for reason in skipped:
         options.log(f"skipped {reason}")
+    submissions = selected(course, lesson, submissions, options)
     total, expected_hash = len(submissions), source_hash(course, lesson)
+    before = gradebook_marks(course, lesson)
     kept: dict[int, LedgerEntry] = {}
     for index, submission in enumerate(submissions):
         entry = LedgerEntry.load(course, lesson, submission.student)
-        if entry and (entry.submission_hash, entry.expected_hash, entry.platform) == (
+        if options.students and submission.student not in options.students and entry:
+            kept[index] = entry  # not selected: its last grade stands, whatever changed since
+            continue
+        if options.force or not entry or (entry.submission_hash, entry.expected_hash, entry.platform) != (
                 submission.content_hash(), expected_hash, options.platform):
-            options.log(f"[{index + 1}/{total}] {submission.student}: unchanged, kept")
-            kept[index] = entry
+            continue
+        changed = changed_elsewhere(entry, before.get(submission.student))
+        if changed:
+            options.log(f"[{index + 1}/{total}] {submission.student}: {changed}; grading again")
+            continue
+        options.log(f"[{index + 1}/{total}] {submission.student}: unchanged, kept")
+        kept[index] = entry
     todo = [i for i in range(total) if i not in kept]
     workers = max(1, options.workers or backend.default_workers(options.platform))
     current = current_expected(course, lesson, options)  # before the cache folder is made for the mounts below
@@ -320,7 +366,13 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     finally:
         close()
         progress.stop()
-    summary = report.write_csv(course, lesson, [kept.get(i) or fresh[i] for i in range(total)])
+    students = [submission.student for submission in submissions]
+    assign_late_penalties(course, lesson, students)
+    after = gradebook_marks(course, lesson)
+    summary = report.write_csv(course, lesson, [kept.get(i) or fresh[i] for i in range(total)], after)
     summary.graded, summary.seconds, summary.workers = len(todo), time.monotonic() - start, workers
+    most = sum(t.max_points for tests in structure.values() for t in tests)
+    regraded = [submissions[i].student for i in todo if submissions[i].student in before]
+    summary.changes = report.score_changes(before, after, regraded, most) if regraded else None
     summary.error_log = log if summary.internal_errors else None
     return summary

@@ -1,18 +1,25 @@
 """Record grades where nbgrader expects them: gradebook.db and autograded/, plus a resume ledger."""
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import nbformat
+from nbformat.notebooknode import NotebookNode
 from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.preprocessors import ClearHiddenTests
 from nbgrader.utils import parse_utc
 
 from .course import COURSE_ID, Course, CourseError
 from .safefs import atomic_write
-from .score import CellResult
+from .score import CellResult, inert_output_metadata
+from .seams import REVIEWED
+
+# What nbgrader's exchange puts beside a submission, and its feedback commands read back.
+EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")
 
 
 @dataclass(frozen=True)
@@ -40,9 +47,51 @@ def lesson_structure(course: Course, lesson: str) -> dict[str, list[TestCell]]:
         raise CourseError(f"cannot read the gradebook {course.gradebook}: {exc}") from None
 
 
+@dataclass(frozen=True)
+class Mark:
+    """What the gradebook holds for one graded cell of one student."""
+    auto: float | None
+    manual: float | None          # a hand grade from the formgrader; it counts instead of `auto`
+    needs_review: bool            # flagged: the autograder's result changed under a hand grade
+
+
+@dataclass
+class SubmissionMarks:
+    """One student's submission of a lesson, as the gradebook holds it."""
+    cells: dict[tuple[str, str], Mark] = field(default_factory=dict)   # (notebook, grade_id) -> mark
+    penalty: dict[str, float] = field(default_factory=dict)            # notebook -> late penalty
+    seconds_late: float = 0.0
+
+
+def gradebook_marks(course: Course, lesson: str) -> dict[str, SubmissionMarks]:
+    """Every submission of `lesson` in the gradebook, by student: hand grades and late penalties
+    set through nbgrader (the formgrader, its API) as well as the autograder's scores."""
+    if not course.gradebook.is_file():
+        return {}
+    marks = {}
+    with Gradebook(course.db_url, COURSE_ID) as gb:
+        try:
+            assignment = gb.find_assignment(lesson)
+        except MissingEntry:
+            return {}
+        for submission in assignment.submissions:
+            got = marks[submission.student.id] = SubmissionMarks(seconds_late=float(submission.total_seconds_late))
+            for notebook in submission.notebooks:
+                got.penalty[notebook.name] = float(notebook.late_submission_penalty or 0.0)
+                for grade in notebook.grades:
+                    got.cells[(notebook.name, grade.name)] = Mark(
+                        None if grade.auto_score is None else float(grade.auto_score),
+                        None if grade.manual_score is None else float(grade.manual_score),
+                        bool(grade.needs_manual_grade))
+    return marks
+
+
 def record_grades(course: Course, lesson: str, student: str, results: dict[str, list[CellResult]],
                   timestamp_file: Path | None) -> None:
-    """Write one student's scores into the gradebook in a single transaction."""
+    """Write one student's scores into the gradebook in a single transaction.
+
+    A hand grade (`manual_score`, from the formgrader) is kept; when the autograder's score
+    under it changes, the cell is flagged for review, as nbgrader's own autograde does."""
     timestamp = None
     if timestamp_file is not None and timestamp_file.is_file():
         try:
@@ -56,21 +105,66 @@ def record_grades(course: Course, lesson: str, student: str, results: dict[str, 
         for notebook, rows in results.items():
             for row in rows:
                 grade = gb.find_grade(row.grade_id, notebook, lesson, student)
+                changed = grade.auto_score is None or float(grade.auto_score) != row.points
                 grade.auto_score = row.points
-                grade.manual_score = None
-                grade.needs_manual_grade = False
+                if grade.manual_score is None:
+                    grade.needs_manual_grade = False
+                elif changed:
+                    grade.needs_manual_grade = True
         gb.db.commit()
 
 
-def write_autograded(course: Course, lesson: str, student: str, notebook: str,
-                     nb: nbformat.NotebookNode | None, submission_folder: Path) -> None:
+def verdict(row: CellResult) -> str:
+    text = f"[grader] {row.points:g} / {row.max_points:g} points: {row.status}"
+    return f"{text}\n{row.detail}" if row.detail else text
+
+
+def with_verdicts(nb: NotebookNode, verdicts: dict[str, str]) -> NotebookNode:
+    """A copy of `nb` without hidden tests, each test cell's error outputs replaced by its verdict."""
+    nb = copy.deepcopy(nb)
+    nb, _ = ClearHiddenTests(enforce_metadata=False).preprocess(nb, {})
+    for cell in nb.cells:
+        text = verdicts.get(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"))
+        if text is not None and cell.cell_type == "code":
+            cell.outputs = [o for o in cell.outputs if o.get("output_type") != "error"]
+            cell.outputs.append(nbformat.v4.new_output("stream", name="stderr", text=text + "\n"))
+    return nb
+
+
+def reviewed_notebook(restored: NotebookNode, own: NotebookNode, rows: list[CellResult]) -> NotebookNode:
+    """What autograded/ holds for the formgrader and nbgrader's generate_feedback: the lesson's
+    cells as the grader restored them, the outputs of the student's own run, and each test
+    cell's verdict. The graded run saw hidden tests and their inputs (a later cell can print
+    them), so its outputs stay in the grader's state folder (`executed_path`)."""
+    outputs = {cell.get("id"): cell.get("outputs", []) for cell in own.cells if cell.cell_type == "code"}
+    nb = copy.deepcopy(restored)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = copy.deepcopy(outputs.get(cell.get("id"), [])), None
+    nb = inert_output_metadata(with_verdicts(nb, {row.grade_id: verdict(row) for row in rows}))
+    nb.metadata["jaxcourse"] = {**restored.metadata.get("jaxcourse", {}), "hidden_tests": REVIEWED}
+    return nb
+
+
+def executed_path(course: Course, lesson: str, student: str, notebook: str) -> Path:
+    """The graded run itself, for the instructor: never mounted into a sandbox, never sent."""
+    return course.state / "executed" / lesson / student / f"{notebook}.ipynb"
+
+
+def write_autograded(course: Course, lesson: str, student: str, notebook: str, reviewed: NotebookNode | None,
+                     executed: NotebookNode | None, submission_folder: Path) -> None:
+    """autograded/<student>/<lesson>/: the reviewed notebook and nbgrader's exchange files
+    (generate_feedback and release_feedback read them); the graded run goes to `executed_path`."""
     target_dir = course.autograded / student / lesson
     target_dir.mkdir(parents=True, exist_ok=True)
-    stamp = submission_folder / "timestamp.txt"
-    if stamp.is_file() and not stamp.is_symlink():
-        shutil.copyfile(stamp, target_dir / "timestamp.txt")
-    if nb is not None:
-        atomic_write(target_dir / f"{notebook}.ipynb", nbformat.writes(nb))
+    for name in EXCHANGE_FILES:
+        source = submission_folder / name
+        if source.is_file() and not source.is_symlink():
+            shutil.copyfile(source, target_dir / name)
+    if reviewed is not None:
+        atomic_write(target_dir / f"{notebook}.ipynb", nbformat.writes(reviewed))
+    if executed is not None:
+        atomic_write(executed_path(course, lesson, student, notebook), nbformat.writes(executed))
 
 
 @dataclass

@@ -665,3 +665,97 @@ def test_fill_one_exercise_run_all_and_validate(start_lab, open_browser, tmp_pat
     dialog.locator(".jp-Dialog-button", has_text="Ok").click()
     elapsed = time.monotonic() - started
     print(f"server start to validated: {elapsed:.1f} s; blocked requests: {page.failed_requests}")
+
+
+# --- a student's feedback page ----------------------------------------------------------------
+#
+# A real graded submission of LESSON: the released notebook with the solutions filled in, one
+# exercise answered by one of the lesson's mutants, run by the student in a Jupyter kernel (so
+# it carries the student's own outputs and figure), graded in the sandbox, and its page written
+# by `jaxcourse feedback`. Chromium opens the file with every host name unresolvable and every
+# request recorded; the page must need none.
+
+TAG_IN_TEXT = re.compile(r"</?(?:h[1-6]|p|div|span|table|thead|tbody|tr|td|th|ul|ol|li|em|strong|code|pre|a|br|img"
+                         r"|details|summary|math|mi|mo|mn|mrow|msub|msup|mfrac)\b[^>]*>")
+TEX_IN_TEXT = re.compile(r"\$\$?[^$\n]+\$\$?")
+
+
+def graded_feedback_page(tmp_path: Path) -> tuple[Path, object, list[str]]:
+    """The feedback page of one graded submission, its course, and the lesson's hidden-test lines."""
+    import nbclient
+    import nbformat
+    from conftest import lesson_course, release_nb
+    from jaxcourse import fabricate
+    from jaxcourse.grade import Options, grade_lesson
+    from jaxcourse.report import write_lesson_feedback
+    from jaxcourse.release import HIDDEN_REGION
+
+    course = lesson_course(tmp_path, LESSON)
+    released = release_nb(course, LESSON)
+    wrong = next(m for m in fabricate.mutants(course, LESSON) if m.replaces != FILLED)
+    nb = fabricate.solved(course, LESSON, released, wrong)
+    env = {"JAX_PLATFORMS": "cpu", "MPLCONFIGDIR": str(tmp_path / "matplotlib")}
+    saved = {key: os.environ.get(key) for key in env}
+    os.environ.update(env)
+    try:  # the student's own run, as their Jupyter saves it
+        nbclient.NotebookClient(nb, kernel_name="python3", timeout=120, allow_errors=True,
+                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        for key, value in saved.items():
+            os.environ.pop(key) if value is None else os.environ.__setitem__(key, value)
+    fabricate.submit(course, "student", LESSON, nb)
+    summary = grade_lesson(course, LESSON, Options(log=lambda *_: None))
+    assert {row["status"] for row in summary.rows} == {"ok", "failed"}, summary.table()
+    (page,), skipped = write_lesson_feedback(course, LESSON)
+    assert not skipped
+    source = nbformat.read(course.lesson_notebook(LESSON), as_version=4)
+    hidden = [line.strip() for cell in source.cells for body in HIDDEN_REGION.findall(cell.source)
+              for line in body.splitlines() if len(line.strip()) > 12]
+    return page, course, hidden
+
+
+def test_feedback_page_renders_offline_with_the_score_first_and_nothing_hidden(open_browser, tmp_path):
+    require_browser()
+    page_path, course, hidden = graded_feedback_page(tmp_path)
+    html = page_path.read_text()
+    assert hidden and not [line for line in hidden if line in html], "a hidden-test line is in the page"
+    expected = json.loads((course.state / "expected" / LESSON / "cpu.json").read_text())
+    values = re.findall(r'"data": "([A-Za-z0-9+/=]{12,})"', json.dumps(expected["checks"]))
+    assert values and not [v for v in values if v in html], "an expected value is in the page"
+
+    page = open_browser()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(page_path.as_uri())
+    page.wait_for_load_state("load")
+    text = page.inner_text("body")
+    shot = shoot(page, tmp_path / "feedback-top.png")
+    page.locator("math").nth(0).scroll_into_view_if_needed()
+    shoot(page, tmp_path / "feedback-math.png")
+    print(f"feedback page: {page_path}\n" + text[:600])
+
+    # Nothing but the file itself was asked for: no CDN, no font, no image host.
+    assert requests == [page_path.as_uri()], requests
+    # Headings, paragraphs, code and math render as elements, never as their source text.
+    assert not TAG_IN_TEXT.findall(text), TAG_IN_TEXT.findall(text)[:10]
+    markdown = "\n".join(page.locator(".jp-MarkdownCell").all_inner_texts())
+    assert not TEX_IN_TEXT.findall(markdown), TEX_IN_TEXT.findall(markdown)[:10]
+    assert page.locator(".jp-MarkdownCell h2").count() >= 3 and page.locator(".jp-MarkdownCell p").count() >= 10
+    assert page.locator(".jp-MarkdownCell h1").first.inner_text().strip() == "Meet your arrays and devices"
+    laid_out = page.evaluate("""() => Array.from(document.querySelectorAll('math')).map(m => [
+        getComputedStyle(m).display, m.getBoundingClientRect().width, m.textContent])""")
+    assert len(laid_out) >= 10 and all(display in ("math", "inline math", "block math") and width > 0
+                                       for display, width, _ in laid_out), laid_out[:5]
+    assert any(tex.replace(" ", "") == "1+2+3=6" for _, _, tex in laid_out), [t for _, _, t in laid_out][:10]
+    assert page.locator(".jp-CodeCell .highlight").count() >= 5  # code cells, highlighted
+    assert page.locator(".jp-OutputArea-output img[src^='data:image/png']").count() >= 1  # the student's figure
+    # The score summary comes first: title, score, then one line per graded cell.
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    assert lines[0] == "Feedback: Meet your arrays and devices", lines[:3]
+    assert re.fullmatch(r"Score: \d+ / 11", lines[2]), lines[:3]
+    summary_box = page.locator("#jaxcourse-summary").bounding_box()
+    first_cell = page.locator(".jp-Cell").first.bounding_box()
+    assert summary_box["y"] + summary_box["height"] <= first_cell["y"]
+    assert "failed" in page.locator("#jaxcourse-summary").inner_text()
+    assert page.title() == "Feedback: Meet your arrays and devices"
+    assert shot.is_file()

@@ -14,6 +14,7 @@ from jaxcourse import fabricate, ray_backend
 from jaxcourse import grade as grading
 from jaxcourse.execute import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
 from jaxcourse.grade import PREIMPORT, Options, cache_path, expected_path
+from jaxcourse.record import executed_path
 from test_resume import export_totals
 
 JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"
@@ -175,7 +176,7 @@ def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, m
 
     submit_solution(course, "a", edit=counting_hits)
     assert {r["status"] for r in grade(course, "tiny")["a"]} == {"ok"}
-    out = printed_in(nbformat.read(course.autograded / "a" / "tiny" / "tiny.ipynb", as_version=4))
+    out = printed_in(nbformat.read(executed_path(course, "tiny", "a", "tiny"), as_version=4))
     assert "hits" in out and "hits 0" not in out, out
 
 

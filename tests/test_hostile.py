@@ -13,6 +13,7 @@ import pytest
 from conftest import fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate
 from jaxcourse.execute import Limits
+from jaxcourse.record import executed_path
 
 WRONG_SUMS = "def column_sums(table):\n    return table.sum(axis=0) + 1\n"
 
@@ -196,7 +197,7 @@ def test_sandbox_hides_the_course_and_the_network(tmp_path):
     thread.join()
     listener.close()
     assert [r["status"] for r in rows["snoop"]] == ["ok", "ok"], "a snooping submission is still graded normally"
-    autograded = nbformat.read(course.autograded / "snoop" / "tiny" / "tiny.ipynb", as_version=4)
+    autograded = nbformat.read(executed_path(course, "tiny", "snoop", "tiny"), as_version=4)
     printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
     assert "LEAK" not in printed, printed
     assert printed.count("BLOCKED") == len(secrets) + 3, printed
@@ -217,7 +218,7 @@ def test_the_sandbox_sees_no_grader_variable_and_no_host_command_line(tmp_path, 
     submit_solution(course, "snoop", edit=prepend(probe))
     rows = grade(course, "tiny")
     assert [r["status"] for r in rows["snoop"]] == ["ok", "ok"]
-    autograded = nbformat.read(course.autograded / "snoop" / "tiny" / "tiny.ipynb", as_version=4)
+    autograded = nbformat.read(executed_path(course, "tiny", "snoop", "tiny"), as_version=4)
     printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
     assert "NO-TOKEN NO-HOST-PATH" in printed and "ROOT Read-only file system" in printed, printed
 
@@ -400,7 +401,7 @@ def test_memory_cap(hogged):
 def test_process_cap(limited):
     course, results = limited
     rows = by_id(results["forks"])
-    autograded = nbformat.read(course.autograded / "forks" / "tiny" / "tiny.ipynb", as_version=4)
+    autograded = nbformat.read(executed_path(course, "tiny", "forks", "tiny"), as_version=4)
     printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
     if "STARTED" in printed:  # the cap refused further forks inside the sandbox
         assert int(printed.split("STARTED")[1].split()[0]) < 64
@@ -412,7 +413,7 @@ def test_process_cap(limited):
 def test_output_cap(limited):
     course, results = limited
     assert [r["status"] for r in results["flood"]] == ["ok", "ok"]
-    path = course.autograded / "flood" / "tiny" / "tiny.ipynb"
+    path = executed_path(course, "tiny", "flood", "tiny")
     assert path.stat().st_size < 4 * 2**20
     assert "output truncated by the grader" in path.read_text()
 

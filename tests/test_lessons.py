@@ -10,6 +10,7 @@ from conftest import LESSONS, grade, lesson_course, release_nb
 from jaxcourse import fabricate
 from jaxcourse.grade import Options
 from jaxcourse.mutation import check_mutants, mutant_spans
+from jaxcourse.record import executed_path
 from notebook_errors import unfinished_release_problems
 
 
@@ -22,7 +23,7 @@ def graded_lesson(lesson: str, tmp_path_factory):
     fabricate.submit(course, "solution", lesson, fabricate.solved(course, lesson, released))
     fabricate.submit(course, "untouched", lesson, released)
     rows = grade(course, lesson, compilation_cache=False)
-    untouched = nbformat.read(course.autograded / "untouched" / lesson / f"{lesson}.ipynb", as_version=4)
+    untouched = nbformat.read(executed_path(course, lesson, "untouched", lesson), as_version=4)
     return lesson, found, rows, verdicts, untouched
 
 
