@@ -160,6 +160,19 @@ def expected_values(course: Course, lesson: str, options: Options, preflight: Ca
 
 # ---------------------------------------------------------------- one submission
 
+def name_restored_cells(nb: NotebookNode, submitted: set[str]) -> set[str]:
+    """The grade ids of the test cells nbgrader re-added to a submission that lacked them, each
+    given a cell id (nbgrader adds them without one)."""
+    ids = {cell.get("id") for cell in nb.cells}
+    restored = {grade_id: cell for grade_id, cell in cells_by_grade_id(nb).items() if grade_id not in submitted}
+    for grade_id, cell in restored.items():
+        if not cell.get("id"):
+            cell["id"] = next(f"restored-{grade_id}-{n}"[-64:] for n in range(len(ids) + 1)
+                              if f"restored-{grade_id}-{n}"[-64:] not in ids)
+            ids.add(cell["id"])
+    return set(restored)
+
+
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
                    tests: list[TestCell], expected: dict, options: Options, execute: Executor) -> Graded:
     def all_rows(status: str, detail: str) -> Graded:
@@ -172,10 +185,12 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
         nb, notes = read_submission(path)
     except UnreadableSubmission as exc:
         return all_rows(Status.ERROR, str(exc))
+    submitted = set(cells_by_grade_id(nb))
     try:
-        nb = sanitize(course, lesson, notebook, student, nb)
+        nb = nbformat.from_dict(sanitize(course, lesson, notebook, student, nb))  # nbgrader adds cells as plain dicts
     except Exception as exc:  # nbgrader rejects impossible cell metadata
         return all_rows(Status.ERROR, f"could not restore the lesson's cells: {inert(exc, 160)}")
+    restored = name_restored_cells(nb, submitted)
     execution, merged, receipt, problem = run(nb, execute)
     if problem:
         return all_rows(Status.TAMPERED, problem)
@@ -184,6 +199,9 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
     cells = cells_by_grade_id(merged)
     rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}),
                        interrupted_by(execution)) for t in tests]
+    for row in rows:
+        if row.grade_id in restored:
+            row.detail = inert(f"{row.detail}; this test cell was missing from the submission and was restored from the lesson")
     notes = list(notes)
     observed = (receipt or {}).get("backend")
     if receipt is not None and observed != options.platform:
