@@ -226,8 +226,9 @@ def cmd_check_lesson(args) -> int:
     failed = 0
     for lesson in course.select(args.lessons):
         print(f"== {lesson}")
-        if not check_lesson(course, lesson, options,
-                            lambda step: print(f"  {'ok  ' if step.ok else 'FAIL'} {step.name}: {step.detail}")):
+        if not check_lesson(course, lesson, options, lambda step: print(
+                f"  {'skip' if step.skipped else 'ok  ' if step.ok else 'FAIL'} {step.name}: {step.detail}"),
+                quick=args.quick):
             failed += 1
     return 1 if failed else 0
 
@@ -288,8 +289,11 @@ def parser() -> argparse.ArgumentParser:
     command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks")
     new = command("new-lesson", cmd_new_lesson, "scaffold source/LESSON/ in the course's anatomy", lessons="1")
     new.add_argument("--phase", type=int, default=1, help="the course phase it belongs to")
-    command("check-lesson", cmd_check_lesson, "everything a lesson must pass: solution, release, drift, mutants, "
-            "portability", execution=True)
+    checked = command("check-lesson", cmd_check_lesson, "everything a lesson must pass: a clean source, hidden "
+                      "tests that only export, solution, release, drift, each mutant, portability", execution=True)
+    checked.add_argument("--quick", action="store_true",
+                         help="skip the slowest check (the release in a clean venv at the pins), "
+                         "while you iterate on hidden tests and mutants")
     command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure and example cells", execution=True)
     return top
 
