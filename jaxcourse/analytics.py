@@ -44,6 +44,7 @@ def reason(detail: str) -> str:
 
 
 def analyse(course: Course, lesson: str) -> tuple[list[Question], dict[str, float], float]:
+    course.lesson_notebook(lesson)  # a mistyped id gets the same error as everywhere else
     path = course.grades / f"{lesson}.csv"
     if not path.is_file():
         raise CourseError(f"no grades for {lesson}: run `jaxcourse grade {lesson}` first ({path} is missing)")

@@ -1,15 +1,19 @@
 """The grading contract: CSV, gradebook, receipts, platforms and the CLI, on the fixture lesson."""
+import argparse
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from conftest import FIXTURES, fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
+from jaxcourse import fabricate, inprocess
+from jaxcourse.cli import main, parser
 from jaxcourse.grade import cache_path, expected_path
 from jaxcourse.report import CSV_COLUMNS, write_lesson_feedback
 
@@ -108,7 +112,29 @@ def test_stored_expected_values_do_not_stand_in_for_the_platform_check(tmp_path)
 def test_unknown_lesson_is_an_error(tmp_path):
     course = fresh_tiny(tmp_path)
     result = run_cli("grade", "no-such-lesson", "--course-dir", str(course.root))
-    assert result.returncode == 2 and "no source lesson 'no-such-lesson'" in result.stderr
+    assert result.returncode == 2 and result.stderr == f"error: no lesson 'no-such-lesson' in {course.source}: " \
+        "the lessons are tiny\n"
+
+
+@pytest.mark.parametrize("command", ["release", "grade", "feedback", "report", "check-lesson", "check-source",
+                                     "record-figures", "clean-source"])
+def test_a_mistyped_lesson_gets_the_same_error_and_a_suggestion_everywhere(tiny, command, capsys):
+    assert main([command, "tinny", "--course-dir", str(tiny.root)]) == 2
+    assert capsys.readouterr().err == f"error: no lesson 'tinny' in {tiny.source}: did you mean 'tiny'?\n"
+
+
+@pytest.mark.fast
+def test_every_option_has_help_and_there_is_a_version():
+    top = parser()
+    commands = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction)).choices
+    parsers = {"jaxcourse": top, "python -m jaxcourse.inprocess": inprocess.parser(), **commands}
+    undocumented = [f"{name} {action.dest}" for name, sub in parsers.items()
+                    for action in sub._actions
+                    if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) and not action.help]
+    assert undocumented == []
+    assert {"release", "grade", "feedback", "report", "check-lesson"} <= set(commands)
+    done = subprocess.run([sys.executable, "-m", "jaxcourse.cli", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and re.fullmatch(r"jaxcourse \d+\.\d+\.\d+\n", done.stdout), done
 
 
 def test_nbgrader_export_agrees_with_the_csv(tmp_path):
