@@ -263,8 +263,13 @@ def failed_submission(course: Course, submission: Submission, structure: dict[st
 
 
 def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
-    """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups."""
+    """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups, and
+    when there is nothing to grade (before the lesson enters the gradebook: `nbgrader export`
+    would show every student 0 for it)."""
     course.info(lesson).refuse(options.platform)
+    if not collect(course, lesson, [])[0]:
+        raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
+                          "(nbgrader collect puts them there). Nothing was graded and the gradebook is unchanged.")
     if options.sandbox:
         if not bwrap_path():
             raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, "

@@ -153,6 +153,24 @@ def test_nbgrader_export_agrees_with_the_csv(tmp_path):
     assert exported[("tiny", "ada")] == 3 and exported[("tiny", "bo")] == 0
 
 
+def test_grading_a_lesson_nobody_submitted_says_so_and_leaves_the_gradebook_alone(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    grade(course, "tiny")
+    later = course.source / "later"
+    later.mkdir()
+    shutil.copy(course.lesson_notebook("tiny"), later / "later.ipynb")
+    result = run_cli("grade", "later", "--course-dir", str(course.root))
+    assert result.returncode == 2 and result.stderr.startswith("error: no submissions of later: no folder "), result
+    assert "Nothing was graded and the gradebook is unchanged" in result.stderr
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["nbgrader", "export"], cwd=course.root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with open(course.root / "grades.csv", newline="") as handle:
+        assert [(r["assignment"], r["student_id"]) for r in csv.DictReader(handle)] == [("tiny", "ada")]
+    assert not (course.grades / "later.csv").exists()
+
+
 def test_demo_runs_end_to_end(tmp_path):
     result = run_cli("demo", "--course-dir", str(tmp_path / "demo"), "--source-from", str(FIXTURES))
     assert result.returncode == 0, result.stderr[-2000:]
