@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import FIXTURES, fresh_tiny, grade, release_nb, submit_solution
+from conftest import FIXTURES, REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate, inprocess
 from jaxcourse.cli import main, parser
 from jaxcourse.grade import cache_path, expected_path
@@ -169,6 +169,29 @@ def test_grading_a_lesson_nobody_submitted_says_so_and_leaves_the_gradebook_alon
     with open(course.root / "grades.csv", newline="") as handle:
         assert [(r["assignment"], r["student_id"]) for r in csv.DictReader(handle)] == [("tiny", "ada")]
     assert not (course.grades / "later.csv").exists()
+
+
+def test_git_ignores_the_student_data_that_grading_and_nbgrader_export_write(tmp_path):
+    """The course's .gitignore, in a fresh repository: after a graded lesson, `nbgrader export`
+    and the gradebook backup of the mid-term procedure, only course files are left to add."""
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    assert run_cli("grade", "tiny", "--quiet", "--course-dir", str(course.root)).returncode == 0
+    assert main(["feedback", "tiny", "--course-dir", str(course.root)]) == 0
+    assert main(["report", "tiny", "--course-dir", str(course.root)]) == 0
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["nbgrader", "export"], cwd=course.root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and (course.root / "grades.csv").is_file(), done.stderr
+    shutil.copy(course.gradebook, course.root / "gradebook-before-tiny.db")
+    shutil.copy(course.grades / "tiny.csv", course.root / "tiny-before.csv")
+    (course.root / "downloaded" / "tiny" / "extracted").mkdir(parents=True)  # nbgrader zip_collect's folders
+    (course.root / "downloaded" / "tiny" / "extracted" / "ada_tiny.ipynb").write_text("{}")
+    shutil.copy(REPO / ".gitignore", course.root)
+    subprocess.run(["git", "init", "-q"], cwd=course.root, check=True)
+    listed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=course.root,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    tops = {line[3:].split("/")[0] for line in listed}
+    assert tops <= {".gitignore", "source", "release", "exercises", "nbgrader_config.py"}, listed
 
 
 def test_demo_runs_end_to_end(tmp_path):
