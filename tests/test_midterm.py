@@ -125,6 +125,10 @@ def test_a_lesson_changed_mid_term(tmp_path, capsys):
     answered = fabricate.solved(course, "tiny", new)
     answered.cells = [c for c in answered.cells if c.id not in ("sums-solution", "sums-test")]
     fabricate.submit(course, "bob", "tiny", answered)
+    # carol answers everything but deletes one test cell: its visible asserts cannot be dodged
+    answered = fabricate.solved(course, "tiny", new)
+    answered.cells = [c for c in answered.cells if c.id != "checkpoint-test"]
+    fabricate.submit(course, "carol", "tiny", answered)
     rows = {student: {r["grade_id"]: r for r in student_rows} for student, student_rows in grade(course, "tiny").items()}
     restored = "this test cell was missing from the submission and was restored from the lesson"
     alice, bob = rows["alice"], rows["bob"]  # alice's submission predates the change
@@ -135,3 +139,7 @@ def test_a_lesson_changed_mid_term(tmp_path, capsys):
     assert bob["sums-test"]["status"] == "error" and bob["sums-test"]["detail"].startswith("NotImplementedError")
     assert restored in bob["sums-test"]["detail"]
     assert [bob[g]["status"] for g in ("checkpoint-check", "triple-test")] == ["ok", "ok"]
+    carol = rows["carol"]
+    assert [carol[g]["points"] for g in ("sums-test", "checkpoint-check", "triple-test")] == ["2", "1", "1"]
+    assert [restored in carol[g]["detail"] for g in ("sums-test", "checkpoint-check", "triple-test")] == [
+        False, True, False]
