@@ -165,10 +165,9 @@ def name_restored_cells(nb: NotebookNode, submitted: set[str]) -> set[str]:
     given a cell id (nbgrader adds them without one)."""
     ids = {cell.get("id") for cell in nb.cells}
     restored = {grade_id: cell for grade_id, cell in cells_by_grade_id(nb).items() if grade_id not in submitted}
-    for grade_id, cell in restored.items():
+    for cell in restored.values():
         if not cell.get("id"):
-            cell["id"] = next(f"restored-{grade_id}-{n}"[-64:] for n in range(len(ids) + 1)
-                              if f"restored-{grade_id}-{n}"[-64:] not in ids)
+            cell["id"] = next(f"restored-{n}" for n in range(len(ids) + 1) if f"restored-{n}" not in ids)
             ids.add(cell["id"])
     return set(restored)
 
@@ -201,7 +200,8 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
                        interrupted_by(execution)) for t in tests]
     for row in rows:
         if row.grade_id in restored:
-            row.detail = inert(f"{row.detail}; this test cell was missing from the submission and was restored from the lesson")
+            row.detail = inert(f"{row.detail}; this test cell was missing from the submission "
+                               "and was restored from the lesson")
     notes = list(notes)
     observed = (receipt or {}).get("backend")
     if receipt is not None and observed != options.platform:

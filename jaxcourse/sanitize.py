@@ -210,23 +210,27 @@ class MatchLessonCells(NbGraderPreprocessor):
         info = resources["nbgrader"]
         with Gradebook(info["db_url"]) as gb:
             lesson = gb.find_notebook(info["notebook"], info["assignment"])
-            cells = [(cell.name, cell.cell_type, cell.source, cell.name in {c.name for c in lesson.solution_cells})
-                     for cell in lesson.source_cells]
+            solutions = {cell.name for cell in lesson.solution_cells}
+            points = {cell.name: cell.max_score for cell in lesson.grade_cells}
+            cells = [(cell.name, cell.cell_type, cell.source) for cell in lesson.source_cells]
         known = {name for name, *_ in cells}
         for cell in nb.cells:
             if "nbgrader" in cell.metadata and cell.metadata.nbgrader.get("grade_id") not in known:
                 del cell.metadata["nbgrader"]
+
         def positions() -> dict[str, int]:
             return {cell.metadata.nbgrader.grade_id: i for i, cell in enumerate(nb.cells) if "nbgrader" in cell.metadata}
 
         previous = None  # where the lesson's previous nbgrader cell is in the submission
-        for k, (name, cell_type, source, solution) in enumerate(cells):
+        for k, (name, cell_type, source) in enumerate(cells):
             where = positions()
-            if name not in where and solution:
+            if name not in where and name in solutions:
                 cell = nbformat.v4.new_code_cell(source) if cell_type == "code" else nbformat.v4.new_markdown_cell(source)
-                cell.metadata["nbgrader"] = {"grade": False, "grade_id": name, "locked": False, "schema_version": 3,
-                                             "solution": True}
-                # after the lesson's previous cell, else before its next one (after the setup cells)
+                cell.metadata["nbgrader"] = {"grade": name in points, "grade_id": name, "locked": False,
+                                             "schema_version": 3, "solution": True}
+                if name in points:  # a manually graded answer
+                    cell.metadata.nbgrader["points"] = points[name]
+                # after the lesson's previous cell, else before its next one (so after the setup cells)
                 following = [where[later] for later, *_ in cells[k + 1:] if later in where]
                 nb.cells.insert(previous + 1 if previous is not None else (following or [len(nb.cells)])[0], cell)
                 where = positions()
