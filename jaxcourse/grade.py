@@ -267,9 +267,6 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     when there is nothing to grade (before the lesson enters the gradebook: `nbgrader export`
     would show every student 0 for it)."""
     course.info(lesson).refuse(options.platform)
-    if not collect(course, lesson, [])[0]:
-        raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
-                          "(nbgrader collect puts them there). Nothing was graded and the gradebook is unchanged.")
     if options.sandbox:
         if not bwrap_path():
             raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, "
@@ -277,6 +274,9 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         assert_hidden(course.root)
     backend = BACKENDS[options.backend]
     backend.prepare(options)
+    if not collect(course, lesson, [])[0]:
+        raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
+                          "(nbgrader collect puts them there). Nothing was graded and the gradebook is unchanged.")
     course.ensure_config_file()
     sync_gradebook(course, lesson)
     structure = lesson_structure(course, lesson)
