@@ -7,6 +7,7 @@ import sys
 import time
 import warnings
 from collections import Counter
+from importlib.metadata import PackageNotFoundError, version
 from dataclasses import replace
 from pathlib import Path
 
@@ -128,6 +129,7 @@ def cmd_grade(args) -> int:
 
 def cmd_feedback(args) -> int:
     course = _course(args)
+    course.lesson_notebook(args.lesson)  # a mistyped id gets the same error as in every command
     notes: list[str] = []
     written, skipped = write_lesson_feedback(course, args.lesson, notes)
     for reason in skipped:
@@ -233,28 +235,41 @@ def cmd_check_lesson(args) -> int:
     failed = 0
     for lesson in course.select(args.lessons):
         print(f"== {lesson}")
-        if not check_lesson(course, lesson, options,
-                            lambda step: print(f"  {'ok  ' if step.ok else 'FAIL'} {step.name}: {step.detail}")):
+        if not check_lesson(course, lesson, options, lambda step: print(
+                f"  {'skip' if step.skipped else 'ok  ' if step.ok else 'FAIL'} {step.name}: {step.detail}"),
+                quick=args.quick):
             failed += 1
     return 1 if failed else 0
 
 
+def _version() -> str:
+    try:
+        return version("jaxcourse")
+    except PackageNotFoundError:  # run from a checkout that pip did not install
+        return "(not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="jaxcourse", description=__doc__)
+    top.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                     help="print the version of jaxcourse and exit")
     sub = top.add_subparsers(dest="command", required=True)
 
     def command(name, func, help_text, lessons="*", execution=False):
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("--course-dir", default=".", help="course folder (default: the current directory)")
+        p.add_argument("--course-dir", default=".", metavar="DIR", help="course folder (default: the current directory)")
         if lessons == "*":
             p.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all)")
         elif lessons == "1":
-            p.add_argument("lesson", metavar="LESSON")
+            p.add_argument("lesson", metavar="LESSON", help="a lesson id: the name of its folder under source/")
         if execution:
-            p.add_argument("--platform", choices=PLATFORMS, default="cpu")
+            p.add_argument("--platform", choices=PLATFORMS, default="cpu",
+                           help="where notebooks run: JAX_PLATFORMS in every sandbox, checked by a device receipt "
+                           "(default cpu; never a fallback to another)")
             p.add_argument("--cell-timeout", type=int, default=Limits.cell_timeout, metavar="S",
                            help=f"seconds per cell (default {Limits.cell_timeout}, room for JIT compilation)")
-            p.add_argument("--notebook-timeout", type=int, default=Limits.notebook_timeout, metavar="S")
+            p.add_argument("--notebook-timeout", type=int, default=Limits.notebook_timeout, metavar="S",
+                           help=f"seconds per notebook, all cells together (default {Limits.notebook_timeout})")
         p.set_defaults(func=func)
         return p
 
@@ -271,8 +286,8 @@ def parser() -> argparse.ArgumentParser:
     compared = command("compare-exports", compare_exports, "list the hidden checks whose values in report ACTUAL "
                        "differ from report EXPECTED beyond the instructor's tolerance (check-source --in-process "
                        "--report)", lessons=None)
-    compared.add_argument("expected", metavar="EXPECTED")
-    compared.add_argument("actual", metavar="ACTUAL")
+    compared.add_argument("expected", metavar="EXPECTED", help="the report whose values count as right (e.g. a CPU run)")
+    compared.add_argument("actual", metavar="ACTUAL", help="the report judged against it (e.g. a TPU run)")
     grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db and grades/LESSON.csv", lessons="1", execution=True)
     grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")
     grade.add_argument("--force", action="store_true",
@@ -299,8 +314,11 @@ def parser() -> argparse.ArgumentParser:
     command("clean-source", cmd_clean_source, "strip outputs and execution counts from source notebooks")
     new = command("new-lesson", cmd_new_lesson, "scaffold source/LESSON/ in the course's anatomy", lessons="1")
     new.add_argument("--phase", type=int, default=1, help="the course phase it belongs to")
-    command("check-lesson", cmd_check_lesson, "everything a lesson must pass: solution, release, drift, mutants, "
-            "portability", execution=True)
+    checked = command("check-lesson", cmd_check_lesson, "everything a lesson must pass: a clean source, hidden "
+                      "tests that only export, solution, release, drift, each mutant, portability", execution=True)
+    checked.add_argument("--quick", action="store_true",
+                         help="skip the slowest check (the release in a clean venv at the pins), "
+                         "while you iterate on hidden tests and mutants")
     command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure and example cells", execution=True)
     return top
 

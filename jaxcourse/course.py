@@ -1,6 +1,7 @@
 """The course folder: where lessons, releases, submissions and grades live."""
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -204,18 +205,21 @@ class Course:
                 return read_pins(path)
         return {}
 
-    def lessons(self) -> list[str]:
-        """Every lesson folder under source/ that holds its own notebook, in course order."""
+    def lesson_ids(self) -> list[str]:
+        """Every folder under source/ that holds its own notebook, by name."""
         if not self.source.is_dir():
             return []
+        return sorted(d.name for d in self.source.iterdir() if (d / f"{d.name}.ipynb").is_file())
+
+    def lessons(self) -> list[str]:
+        """Every lesson folder under source/ that holds its own notebook, in course order."""
         def place(lesson: str) -> tuple[int, str]:
             try:
                 return self.info(lesson).chapter, lesson
             except (CourseError, ValueError):  # listed last; using it reports what is wrong
                 return 10**6, lesson
 
-        found = [d.name for d in self.source.iterdir() if (d / f"{d.name}.ipynb").is_file()]
-        return sorted(found, key=place)
+        return sorted(self.lesson_ids(), key=place)
 
     def info(self, lesson: str) -> "LessonInfo":
         return LessonInfo.read(self.lesson_notebook(lesson))
@@ -223,8 +227,16 @@ class Course:
     def lesson_notebook(self, lesson: str) -> Path:
         path = self.source / lesson / f"{lesson}.ipynb"
         if not path.is_file():
-            raise CourseError(f"no source lesson {lesson!r}: {path} does not exist")
+            raise self.unknown_lesson(lesson)
         return path
+
+    def unknown_lesson(self, lesson: str) -> CourseError:
+        """The one error every command gives for a lesson id that is not in source/, with the likeliest id."""
+        known = self.lesson_ids()
+        close = difflib.get_close_matches(lesson, known, n=1)
+        hint = (f"did you mean {close[0]!r}?" if close else "there is none there (is --course-dir the course folder?)"
+                if not known else f"the lessons are {', '.join(known[:6])}{', …' if len(known) > 6 else ''}")
+        return CourseError(f"no lesson {lesson!r} in {self.source}: {hint}")
 
     def select(self, lessons: list[str] | None) -> list[str]:
         known = self.lessons()

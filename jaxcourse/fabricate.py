@@ -27,15 +27,25 @@ class Mutant:
     source: str
 
 
-def mutants(course: Course, lesson: str) -> list[Mutant]:
-    found = []
+def read_mutants(course: Course, lesson: str) -> tuple[list[Mutant], dict[str, str]]:
+    """The lesson's mutants, and for each file whose header is unusable, why (by mutant name)."""
+    found, problems = [], {}
     for path in sorted((course.source / lesson / "mutants").glob("*.py")):
         text = path.read_text()
         header = {key: value.strip() for key, value in HEADER.findall(text)}
-        if "replaces" not in header or "fails" not in header:
-            raise ValueError(f"{path}: needs '# replaces: <solution cell>' and '# fails: <test cells>' lines")
-        fails = tuple(part.strip() for part in header["fails"].split(",") if part.strip())
+        fails = tuple(part.strip() for part in header.get("fails", "").split(",") if part.strip())
+        if "replaces" not in header or not fails:
+            problems[path.stem] = f"{path}: needs '# replaces: <solution cell>' and '# fails: <test cells>' lines"
+            continue
         found.append(Mutant(lesson, path.stem, header["replaces"], fails, text))
+    return found, problems
+
+
+def mutants(course: Course, lesson: str) -> list[Mutant]:
+    """The lesson's mutants; a ValueError when one of them has an unusable header."""
+    found, problems = read_mutants(course, lesson)
+    if problems:
+        raise ValueError("; ".join(problems.values()))
     return found
 
 

@@ -166,6 +166,18 @@ def expected_values(course: Course, lesson: str, options: Options, preflight: Ca
 
 # ---------------------------------------------------------------- one submission
 
+def name_restored_cells(nb: NotebookNode, submitted: set[str]) -> set[str]:
+    """The grade ids of the test cells nbgrader re-added to a submission that lacked them, each
+    given a cell id (nbgrader adds them without one)."""
+    ids = {cell.get("id") for cell in nb.cells}
+    restored = {grade_id: cell for grade_id, cell in cells_by_grade_id(nb).items() if grade_id not in submitted}
+    for cell in restored.values():
+        if not cell.get("id"):
+            cell["id"] = next(f"restored-{n}" for n in range(len(ids) + 1) if f"restored-{n}" not in ids)
+            ids.add(cell["id"])
+    return set(restored)
+
+
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
                    tests: list[TestCell], expected: dict, options: Options, execute: Executor) -> Graded:
     def all_rows(status: str, detail: str) -> Graded:
@@ -179,10 +191,12 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
     except UnreadableSubmission as exc:
         return all_rows(Status.ERROR, str(exc))
     own = copy.deepcopy(nb)
+    submitted = set(cells_by_grade_id(nb))
     try:
-        nb = sanitize(course, lesson, notebook, student, nb)
+        nb = nbformat.from_dict(sanitize(course, lesson, notebook, student, nb))  # nbgrader adds cells as plain dicts
     except Exception as exc:  # nbgrader rejects impossible cell metadata
         return all_rows(Status.ERROR, f"could not restore the lesson's cells: {inert(exc, 160)}")
+    restored = name_restored_cells(nb, submitted)
     execution, merged, receipt, problem = run(nb, execute)
     if problem:
         return all_rows(Status.TAMPERED, problem)
@@ -191,6 +205,10 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
     cells = cells_by_grade_id(merged)
     rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}),
                        interrupted_by(execution)) for t in tests]
+    for row in rows:
+        if row.grade_id in restored:
+            row.detail = inert(f"{row.detail}; this test cell was missing from the submission "
+                               "and was restored from the lesson")
     notes = list(notes)
     observed = (receipt or {}).get("backend")
     if receipt is not None and observed != options.platform:
@@ -281,7 +299,9 @@ def changed_elsewhere(entry: LedgerEntry, marks: SubmissionMarks | None) -> str:
 
 
 def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
-    """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups."""
+    """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups, and
+    when there is nothing to grade (before the lesson enters the gradebook: `nbgrader export`
+    would show every student 0 for it)."""
     course.info(lesson).refuse(options.platform)
     if options.sandbox:
         if not bwrap_path():
@@ -290,6 +310,9 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         assert_hidden(course.root)
     backend = BACKENDS[options.backend]
     backend.prepare(options)
+    if not collect(course, lesson, [])[0]:
+        raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
+                          "(nbgrader collect puts them there). Nothing was graded and the gradebook is unchanged.")
     course.ensure_config_file()
     sync_gradebook(course, lesson)
     structure = lesson_structure(course, lesson)

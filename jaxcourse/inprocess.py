@@ -412,15 +412,18 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shard", metavar="K/N", help="only every N-th selected lesson, starting with the K-th")
     p.add_argument("--examples", action="store_true",
                    help="run each lesson's exercises/<id>.py (one process each) instead of its notebook")
-    p.add_argument("--example-timeout", type=int, default=600, metavar="S")
+    p.add_argument("--example-timeout", type=int, default=600, metavar="S",
+                   help="seconds per exercises/<id>.py run with --examples (default 600)")
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m jaxcourse.inprocess", description=__doc__.split("\n\n")[0])
     p.add_argument("lessons", nargs="*", metavar="LESSON", help="lesson ids (default: all that declare --platform)")
-    p.add_argument("--course-dir", default=".")
-    p.add_argument("--platform", choices=PLATFORMS, default="cpu")
-    p.add_argument("--cell-timeout", type=int, default=Limits.cell_timeout, metavar="S")
+    p.add_argument("--course-dir", default=".", help="course folder (default: the current directory)")
+    p.add_argument("--platform", choices=PLATFORMS, default="cpu",
+                   help="the JAX platform to run on; lessons that do not declare it are skipped (default cpu)")
+    p.add_argument("--cell-timeout", type=int, default=Limits.cell_timeout, metavar="S",
+                   help=f"seconds per cell (default {Limits.cell_timeout})")
     add_options(p)
     return p
 

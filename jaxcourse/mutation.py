@@ -54,19 +54,38 @@ def is_test_cell(cell: NotebookNode) -> bool:
     return bool(meta.get("grade")) and not meta.get("solution")
 
 
+def grade_positions(source: NotebookNode) -> dict[str, int]:
+    return {cell.metadata.nbgrader["grade_id"]: i for i, cell in enumerate(source.cells)
+            if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+
+
+def span_problem(position: dict[str, int], mutant: fabricate.Mutant) -> str | None:
+    """Why a mutant's header does not fit the lesson's cells, or None."""
+    unknown = [g for g in (mutant.replaces, *mutant.fails) if g not in position]
+    if unknown or not mutant.fails:
+        return f"mutant {mutant.name}: no cell {unknown} in {mutant.lesson}, or no '# fails:' cell"
+    if max(position[g] for g in mutant.fails) < position[mutant.replaces]:
+        return f"mutant {mutant.name}: the cells it fails come before the cell it replaces"
+    return None
+
+
+def usable_mutants(source: NotebookNode, mutants: list[fabricate.Mutant]
+                   ) -> tuple[list[fabricate.Mutant], dict[str, str]]:
+    """The mutants whose headers fit `source`, and why each other one does not (by name)."""
+    position = grade_positions(source)
+    problems = {m.name: problem for m in mutants if (problem := span_problem(position, m))}
+    return [m for m in mutants if m.name not in problems], problems
+
+
 def mutant_spans(source: NotebookNode, mutants: list[fabricate.Mutant]) -> list[tuple[int, int]]:
     """Each mutant's span in `source`: the position of the cell it replaces, and of the last cell it fails."""
-    position = {cell.metadata.nbgrader["grade_id"]: i for i, cell in enumerate(source.cells)
-                if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
+    position = grade_positions(source)
     spans = []
     for mutant in mutants:
-        unknown = [g for g in (mutant.replaces, *mutant.fails) if g not in position]
-        if unknown or not mutant.fails:
-            raise CourseError(f"mutant {mutant.name}: no cell {unknown} in {mutant.lesson}, or no '# fails:' cell")
-        start, stop = position[mutant.replaces], max(position[g] for g in mutant.fails)
-        if stop < start:
-            raise CourseError(f"mutant {mutant.name}: the cells it fails come before the cell it replaces")
-        spans.append((start, stop))
+        problem = span_problem(position, mutant)
+        if problem:
+            raise CourseError(problem)
+        spans.append((position[mutant.replaces], max(position[g] for g in mutant.fails)))
     return spans
 
 
@@ -123,10 +142,12 @@ class MutationRun:
     plan: list[tuple[fabricate.Mutant, list[int], list[int]]]
 
 
-def run_mutation_notebook(course: Course, lesson: str, execute: Executor) -> MutationRun:
-    """Execute `lesson`'s mutation notebook with `execute` (a sandbox, or this process)."""
+def run_mutation_notebook(course: Course, lesson: str, execute: Executor,
+                          mutants: list[fabricate.Mutant] | None = None) -> MutationRun:
+    """Execute `lesson`'s mutation notebook with `execute` (a sandbox, or this process), for
+    `mutants` (default: all of the lesson's)."""
     source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    nb, plan = mutation_notebook(source, fabricate.mutants(course, lesson))
+    nb, plan = mutation_notebook(source, fabricate.mutants(course, lesson) if mutants is None else mutants)
     execution, merged, _, problem = run(nb, execute)
     solved = len(source.cells)
     solution = None if merged is None else NotebookNode({**merged, "cells": merged.cells[:solved]})
@@ -149,8 +170,10 @@ def judge_mutants(done: MutationRun, expected: dict) -> list[MutantVerdict]:
     return verdicts
 
 
-def check_mutants(course: Course, lesson: str, options: Options) -> list[MutantVerdict]:
-    """Each mutant of `lesson`, judged by the lesson's hidden tests in one sandboxed kernel.
+def check_mutants(course: Course, lesson: str, options: Options,
+                  mutants: list[fabricate.Mutant] | None = None) -> list[MutantVerdict]:
+    """Each mutant of `lesson` (or each of `mutants`), judged by the lesson's hidden tests in one
+    sandboxed kernel.
 
     The run's solution part is judged like a trusted run (a CourseError if the solution fails
     its own tests) and, unless current ones are stored, kept as the lesson's expected values:
@@ -160,7 +183,7 @@ def check_mutants(course: Course, lesson: str, options: Options) -> list[MutantV
 
     spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
                        options.sandbox)
-    done = run_mutation_notebook(course, lesson, Sandbox(spec).run)
+    done = run_mutation_notebook(course, lesson, Sandbox(spec).run, mutants)
     trusted = judge_solution(course, lesson, options.platform, done.execution, done.solution, done.receipt,
                              done.problem)
     expected = (current_expected(course, lesson, options) or keep_expected(course, lesson, options, trusted))["checks"]

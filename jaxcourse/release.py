@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -66,6 +67,15 @@ class ClearOutputs(NbGraderPreprocessor):
         return cell, resources
 
 
+def lesson_folder(resources: ResourcesDict) -> Path:
+    """The source folder of the notebook being converted, as nbconvert recorded where it read it.
+
+    Not `config.CourseDirectory.root`: nbgrader's own commands and the formgrader leave it unset
+    (a traitlets LazyConfigValue), and the course root is that folder's grandparent (source/<lesson>).
+    """
+    return Path(resources["metadata"]["path"]).resolve()
+
+
 def insert_recorded(nb: NotebookNode, lesson_dir: Path) -> NotebookNode:
     recorded = read_recorded(lesson_dir)
     for cell in nb.cells:
@@ -78,8 +88,7 @@ class InsertRecordedOutputs(NbGraderPreprocessor):
     """Give the release's figure and example cells their recorded outputs."""
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
-        root = Path(self.config.CourseDirectory.root or ".")
-        return insert_recorded(nb, root / "source" / resources["nbgrader"]["assignment"]), resources
+        return insert_recorded(nb, lesson_folder(resources)), resources
 
 
 # On Colab, the setup cell installs the grader's versions of these; other packages it installs only
@@ -153,7 +162,7 @@ class AddColabCells(NbGraderPreprocessor):
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
         lesson = resources["nbgrader"]["assignment"]
-        course = Course.at(self.config.CourseDirectory.root or ".")
+        course = Course.at(lesson_folder(resources).parents[1])
         setup = colab_setup(nb.metadata.get("jaxcourse", {}).get("packages", {}), course.pins())
         badge = colab_badge(course.settings(), lesson)
         cells = [nbformat.v4.new_code_cell(setup, id="colab-setup")]
@@ -171,13 +180,32 @@ def nbgrader_api(course: Course, release_dir: Path | None = None) -> NbGraderAPI
     return NbGraderAPI(coursedir=coursedir, config=config)
 
 
+# nbgrader logs the traceback of what failed, then raises a generic "see the above traceback".
+RAISED = re.compile(r"^[ \t]*(?:[\w.]+\.)?(\w+(?:Error|Exception)): (.+)$", re.M)
+STRUCTURE_LOCKED = "Cannot add or remove cells"
+
+
+def failure_reason(lesson: str, result: dict) -> str:
+    """The reason nbgrader gave for a failed generate_assignment, and what to do about it."""
+    text = "\n".join(filter(None, (result.get("log"), result.get("error"))))
+    raised = [(kind, message) for kind, message in RAISED.findall(text) if kind != "NbGraderException"]
+    reason = ": ".join(raised[-1]) if raised else (text.strip().splitlines() or ["no reason given"])[-1]
+    if STRUCTURE_LOCKED in reason:
+        reason += (f"\n  The gradebook holds submissions of {lesson}, and nbgrader then keeps its cells fixed: "
+                   "no solution or test cell may be added, removed or renamed. To fix a test, change only what "
+                   "is inside its cell (a hidden test, its points). To change the cells anyway (\"Changing a "
+                   f"lesson mid-term\" in docs/authoring.md): back up gradebook.db, run `nbgrader db assignment "
+                   f"remove {lesson} --force` (it deletes the lesson's grades, hand grades too), then `jaxcourse "
+                   f"release {lesson}` and `jaxcourse grade {lesson}`.")
+    return reason
+
+
 def generate(course: Course, lesson: str, release_dir: Path | None = None) -> None:
     """Run nbgrader's generate_assignment for one lesson (this also fills the gradebook)."""
     course.lesson_notebook(lesson)
     result = nbgrader_api(course, release_dir).generate_assignment(lesson, force=True, create=True)
     if not result["success"]:
-        raise CourseError(f"nbgrader generate_assignment failed for {lesson}:\n"
-                          f"{result.get('error') or result.get('log')}")
+        raise CourseError(f"nbgrader generate_assignment failed for {lesson}: {failure_reason(lesson, result)}")
 
 
 def sync_gradebook(course: Course, lesson: str) -> None:
@@ -265,17 +293,44 @@ def write_lesson_table(course: Course) -> list[Path]:
     return [readme]
 
 
-def release(course: Course, lessons: list[str] | None = None, release_dir: Path | None = None) -> list[Path]:
-    """Generate and verify the release of each lesson, then its exercises and downloads."""
+def replace_folder(fresh: Path, target: Path, scratch: Path) -> None:
+    """Put `fresh` where `target` is, keeping the old `target` until the new one is in place."""
+    old = scratch / "old"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        target.rename(old)
+    try:
+        shutil.move(fresh, target)
+    except BaseException:
+        if old.exists() and not target.exists():
+            old.rename(target)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def release(course: Course, lessons: list[str] | None = None) -> list[Path]:
+    """Generate and verify the release of each lesson, then its exercises and downloads.
+
+    Each lesson is generated into a scratch folder and replaces release/<lesson>/ only once
+    nbgrader succeeded and the leak check passed: a failure leaves the last release in place.
+    """
     from .artefacts import write_artefacts, write_resource_zips  # artefacts builds on this module
     course.ensure_config_file()
+    course.state.mkdir(parents=True, exist_ok=True)
     written = []
     for lesson in course.select(lessons):
-        generate(course, lesson, release_dir)
-        target = (release_dir or course.release) / lesson / f"{lesson}.ipynb"
-        released = nbformat.read(target, as_version=4)
-        problems = leaks(nbformat.read(course.lesson_notebook(lesson), as_version=4), released)
-        if problems:
-            raise CourseError(f"release of {lesson} leaks:\n  " + "\n  ".join(problems))
-        written += [target, *write_artefacts(course, lesson, released)]
+        with tempfile.TemporaryDirectory(prefix=f"release-{lesson}-", dir=course.state) as scratch:
+            fresh = Path(scratch) / "new"
+            try:
+                generate(course, lesson, fresh)
+            except CourseError as exc:
+                raise CourseError(f"{exc}\n  release/{lesson}/ was left as it was.") from None
+            problems = leaks(nbformat.read(course.lesson_notebook(lesson), as_version=4),
+                             nbformat.read(fresh / lesson / f"{lesson}.ipynb", as_version=4))
+            if problems:
+                raise CourseError(f"release of {lesson} leaks (release/{lesson}/ was left as it was):\n  "
+                                  + "\n  ".join(problems))
+            replace_folder(fresh / lesson, course.release / lesson, Path(scratch))
+        target = course.release / lesson / f"{lesson}.ipynb"
+        written += [target, *write_artefacts(course, lesson, nbformat.read(target, as_version=4))]
     return written + write_resource_zips(course) + write_lesson_table(course)

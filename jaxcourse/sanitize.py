@@ -14,6 +14,7 @@ from pathlib import Path
 import nbformat
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
+from nbgrader.api import Gradebook
 from nbgrader.preprocessors import (CheckCellMetadata, ClearOutput, DeduplicateIds, NbGraderPreprocessor,
                                     OverwriteCells, OverwriteKernelspec)
 
@@ -195,13 +196,55 @@ class StripExecutionMetadata(NbGraderPreprocessor):
         return cell, resources
 
 
+class MatchLessonCells(NbGraderPreprocessor):
+    """Match a submission's nbgrader cells to the lesson's, before nbgrader's OverwriteCells.
+
+    A cell whose grade_id the lesson does not have (renamed mid-term, or pasted from another
+    lesson) becomes a plain cell: OverwriteCells would strip only its grade_id, then crash on it.
+    A solution cell the submission lacks (deleted, or added to the lesson after it was fetched)
+    comes back as the release has it, unanswered: OverwriteCells re-adds a missing test cell after
+    the cell before it in the lesson, and crashes when that cell is missing too.
+    """
+
+    def preprocess(self, nb: NotebookNode, resources: ResourcesDict):
+        info = resources["nbgrader"]
+        with Gradebook(info["db_url"]) as gb:
+            lesson = gb.find_notebook(info["notebook"], info["assignment"])
+            solutions = {cell.name for cell in lesson.solution_cells}
+            points = {cell.name: cell.max_score for cell in lesson.grade_cells}
+            cells = [(cell.name, cell.cell_type, cell.source) for cell in lesson.source_cells]
+        known = {name for name, *_ in cells}
+        for cell in nb.cells:
+            if "nbgrader" in cell.metadata and cell.metadata.nbgrader.get("grade_id") not in known:
+                del cell.metadata["nbgrader"]
+
+        def positions() -> dict[str, int]:
+            return {cell.metadata.nbgrader.grade_id: i for i, cell in enumerate(nb.cells) if "nbgrader" in cell.metadata}
+
+        previous = None  # where the lesson's previous nbgrader cell is in the submission
+        for k, (name, cell_type, source) in enumerate(cells):
+            where = positions()
+            if name not in where and name in solutions:
+                cell = nbformat.v4.new_code_cell(source) if cell_type == "code" else nbformat.v4.new_markdown_cell(source)
+                cell.metadata["nbgrader"] = {"grade": name in points, "grade_id": name, "locked": False,
+                                             "schema_version": 3, "solution": True}
+                if name in points:  # a manually graded answer
+                    cell.metadata.nbgrader["points"] = points[name]
+                # after the lesson's previous cell, else before its next one (so after the setup cells)
+                following = [where[later] for later, *_ in cells[k + 1:] if later in where]
+                nb.cells.insert(previous + 1 if previous is not None else (following or [len(nb.cells)])[0], cell)
+                where = positions()
+            previous = where.get(name, previous)
+        return nb, resources
+
+
 def sanitize(course: Course, lesson: str, notebook_name: str, student: str, nb: NotebookNode) -> NotebookNode:
     """Run nbgrader's own autograde sanitizers, then ours, against the gradebook."""
     resources = ResourcesDict()
     resources["nbgrader"] = {"db_url": course.db_url, "assignment": lesson, "notebook": notebook_name,
                              "student": student}
     config = course.nbgrader_config()
-    for preprocessor in (ClearOutput, DeduplicateIds, OverwriteKernelspec, OverwriteCells,
+    for preprocessor in (ClearOutput, DeduplicateIds, OverwriteKernelspec, MatchLessonCells, OverwriteCells,
                          CheckCellMetadata, StripExecutionMetadata):
         nb, resources = preprocessor(config=config).preprocess(nb, resources)
     nb.metadata.pop("papermill", None)

@@ -12,7 +12,8 @@ from sqlalchemy.exc import SAWarning
 
 from jaxcourse import fabricate
 from jaxcourse.course import Course
-from jaxcourse.grade import Options, grade_lesson
+from jaxcourse.execute import preflight
+from jaxcourse.grade import Options, expected_values, grade_lesson
 from jaxcourse.release import release
 from jaxcourse.score import STATUSES
 
@@ -96,8 +97,7 @@ def tiny_template() -> Course:
     if not _TEMPLATE:
         course = make_course(Path(tempfile.mkdtemp(prefix="jaxcourse-template-")) / "course",
                              Course.at(FIXTURES), ["tiny"])
-        grade_lesson(course, "tiny", Options(log=lambda *_: None))  # no submissions: fills the state only
-        shutil.rmtree(course.grades)  # the empty CSV of that run is not part of a fresh course
+        expected_values(course, "tiny", Options(log=lambda *_: None), preflight)  # and the compilation cache
         _TEMPLATE.append(course)
     return _TEMPLATE[0]
 

@@ -1,15 +1,19 @@
 """The grading contract: CSV, gradebook, receipts, platforms and the CLI, on the fixture lesson."""
+import argparse
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
-from conftest import FIXTURES, fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
+from conftest import FIXTURES, REPO, fresh_tiny, grade, release_nb, submit_solution
+from jaxcourse import fabricate, inprocess
+from jaxcourse.cli import main, parser
 from jaxcourse.grade import cache_path, expected_path
 from jaxcourse.report import CSV_COLUMNS, write_lesson_feedback
 
@@ -108,7 +112,29 @@ def test_stored_expected_values_do_not_stand_in_for_the_platform_check(tmp_path)
 def test_unknown_lesson_is_an_error(tmp_path):
     course = fresh_tiny(tmp_path)
     result = run_cli("grade", "no-such-lesson", "--course-dir", str(course.root))
-    assert result.returncode == 2 and "no source lesson 'no-such-lesson'" in result.stderr
+    assert result.returncode == 2 and result.stderr == f"error: no lesson 'no-such-lesson' in {course.source}: " \
+        "the lessons are tiny\n"
+
+
+@pytest.mark.parametrize("command", ["release", "grade", "feedback", "report", "check-lesson", "check-source",
+                                     "record-figures", "clean-source"])
+def test_a_mistyped_lesson_gets_the_same_error_and_a_suggestion_everywhere(tiny, command, capsys):
+    assert main([command, "tinny", "--course-dir", str(tiny.root)]) == 2
+    assert capsys.readouterr().err == f"error: no lesson 'tinny' in {tiny.source}: did you mean 'tiny'?\n"
+
+
+@pytest.mark.fast
+def test_every_option_has_help_and_there_is_a_version():
+    top = parser()
+    commands = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction)).choices
+    parsers = {"jaxcourse": top, "python -m jaxcourse.inprocess": inprocess.parser(), **commands}
+    undocumented = [f"{name} {action.dest}" for name, sub in parsers.items()
+                    for action in sub._actions
+                    if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) and not action.help]
+    assert undocumented == []
+    assert {"release", "grade", "feedback", "report", "check-lesson"} <= set(commands)
+    done = subprocess.run([sys.executable, "-m", "jaxcourse.cli", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and re.fullmatch(r"jaxcourse \d+\.\d+\.\d+\n", done.stdout), done
 
 
 def test_nbgrader_export_agrees_with_the_csv(tmp_path):
@@ -125,6 +151,47 @@ def test_nbgrader_export_agrees_with_the_csv(tmp_path):
     for student, student_rows in rows.items():
         assert exported[("tiny", student)] == sum(float(r["points"]) for r in student_rows)
     assert exported[("tiny", "ada")] == 3 and exported[("tiny", "bo")] == 0
+
+
+def test_grading_a_lesson_nobody_submitted_says_so_and_leaves_the_gradebook_alone(tmp_path):
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    grade(course, "tiny")
+    later = course.source / "later"
+    later.mkdir()
+    shutil.copy(course.lesson_notebook("tiny"), later / "later.ipynb")
+    result = run_cli("grade", "later", "--course-dir", str(course.root))
+    assert result.returncode == 2 and result.stderr.startswith("error: no submissions of later: no folder "), result
+    assert "Nothing was graded and the gradebook is unchanged" in result.stderr
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["nbgrader", "export"], cwd=course.root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with open(course.root / "grades.csv", newline="") as handle:
+        assert [(r["assignment"], r["student_id"]) for r in csv.DictReader(handle)] == [("tiny", "ada")]
+    assert not (course.grades / "later.csv").exists()
+
+
+def test_git_ignores_the_student_data_that_grading_and_nbgrader_export_write(tmp_path):
+    """The course's .gitignore, in a fresh repository: after a graded lesson, `nbgrader export`
+    and the gradebook backup of the mid-term procedure, only course files are left to add."""
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    assert run_cli("grade", "tiny", "--quiet", "--course-dir", str(course.root)).returncode == 0
+    assert main(["feedback", "tiny", "--course-dir", str(course.root)]) == 0
+    assert main(["report", "tiny", "--course-dir", str(course.root)]) == 0
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["nbgrader", "export"], cwd=course.root, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and (course.root / "grades.csv").is_file(), done.stderr
+    shutil.copy(course.gradebook, course.root / "gradebook-before-tiny.db")
+    shutil.copy(course.grades / "tiny.csv", course.root / "tiny-before.csv")
+    (course.root / "downloaded" / "tiny" / "extracted").mkdir(parents=True)  # nbgrader zip_collect's folders
+    (course.root / "downloaded" / "tiny" / "extracted" / "ada_tiny.ipynb").write_text("{}")
+    shutil.copy(REPO / ".gitignore", course.root)
+    subprocess.run(["git", "init", "-q"], cwd=course.root, check=True)
+    listed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=course.root,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    tops = {line[3:].split("/")[0] for line in listed}
+    assert tops <= {".gitignore", "source", "release", "exercises", "nbgrader_config.py"}, listed
 
 
 def test_demo_runs_end_to_end(tmp_path):
