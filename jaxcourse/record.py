@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -41,12 +40,14 @@ def lesson_structure(course: Course, lesson: str) -> dict[str, list[TestCell]]:
 
 
 def record_grades(course: Course, lesson: str, student: str, results: dict[str, list[CellResult]],
-                  timestamp_file: Path | None) -> None:
-    """Write one student's scores into the gradebook in a single transaction."""
+                  timestamp_text: str | None) -> None:
+    """Write one student's scores into the gradebook in a single transaction.
+
+    `timestamp_text`: nbgrader's timestamp.txt as collect read it (within its size cap), or None."""
     timestamp = None
-    if timestamp_file is not None and timestamp_file.is_file():
+    if timestamp_text is not None:
         try:
-            timestamp = parse_utc(timestamp_file.read_text().strip())
+            timestamp = parse_utc(timestamp_text.strip())
         except (ValueError, OverflowError):
             timestamp = None
     with Gradebook(course.db_url, COURSE_ID) as gb:
@@ -63,12 +64,11 @@ def record_grades(course: Course, lesson: str, student: str, results: dict[str, 
 
 
 def write_autograded(course: Course, lesson: str, student: str, notebook: str,
-                     nb: nbformat.NotebookNode | None, submission_folder: Path) -> None:
+                     nb: nbformat.NotebookNode | None, timestamp_text: str | None) -> None:
     target_dir = course.autograded / student / lesson
     target_dir.mkdir(parents=True, exist_ok=True)
-    stamp = submission_folder / "timestamp.txt"
-    if stamp.is_file() and not stamp.is_symlink():
-        shutil.copyfile(stamp, target_dir / "timestamp.txt")
+    if timestamp_text is not None:
+        atomic_write(target_dir / "timestamp.txt", timestamp_text)
     if nb is not None:
         atomic_write(target_dir / f"{notebook}.ipynb", nbformat.writes(nb))
 

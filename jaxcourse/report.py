@@ -16,7 +16,7 @@ from nbformat.notebooknode import NotebookNode
 from nbconvert.preprocessors.sanitize import SanitizeHTML
 from nbgrader.preprocessors import ClearHiddenTests
 
-from .collect import collect
+from .collect import Submission, collect
 from .course import Course
 from .record import LedgerEntry, atomic_write, lesson_structure
 from .sanitize import UnreadableSubmission, read_submission
@@ -157,23 +157,32 @@ def write_lesson_feedback(course: Course, lesson: str) -> tuple[list[Path], list
     submissions, _ = collect(course, lesson, notebooks)
     written, skipped = [], []
     for submission in submissions:
-        entry = LedgerEntry.load(course, lesson, submission.student)
-        if entry is None or not entry.cells:
-            skipped.append(f"{submission.student}: not graded yet")
-            continue
-        if entry.submission_hash != submission.content_hash():
-            skipped.append(f"{submission.student}: resubmitted since grading; grade again")
-            continue
-        for notebook in notebooks:
-            path, submitted = submission.notebooks.get(notebook), None
-            if path is not None:
-                try:
-                    submitted, _ = read_submission(path)
-                except UnreadableSubmission:
-                    pass
-            rows = [CellResult(**fields) for fields in entry.cells.get(notebook, [])]
-            written.append(write_feedback(course, lesson, submission.student, notebook, submitted, rows))
+        try:  # one student's folder or page fails only that student's feedback
+            reason = student_feedback(course, submission, notebooks, written)
+        except Exception as exc:
+            reason = f"feedback failed: {type(exc).__name__}: {inert(exc, 120)}"
+        if reason:
+            skipped.append(f"{submission.student}: {reason}")
     return written, skipped
+
+
+def student_feedback(course: Course, submission: Submission, notebooks: list[str], written: list[Path]) -> str | None:
+    """Write one graded submission's pages (appended to `written`); or why there are none."""
+    entry = LedgerEntry.load(course, submission.lesson, submission.student)
+    if entry is None or not entry.cells:
+        return "not graded yet"
+    if entry.submission_hash != submission.content_hash():
+        return "resubmitted since grading; grade again"
+    for notebook in notebooks:
+        path, submitted = submission.notebooks.get(notebook), None
+        if path is not None:
+            try:
+                submitted, _ = read_submission(path)
+            except UnreadableSubmission:
+                pass
+        rows = [CellResult(**fields) for fields in entry.cells.get(notebook, [])]
+        written.append(write_feedback(course, submission.lesson, submission.student, notebook, submitted, rows))
+    return None
 
 
 def write_feedback(course: Course, lesson: str, student: str, notebook: str,
