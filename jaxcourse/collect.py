@@ -38,8 +38,8 @@ class Submission:
     failure: Exception | None = None                          # scanning the folder failed: the grader's fault
 
     def content_hash(self) -> str:
-        """Hash of everything grading reads, so a resubmission is noticed: the folder's entry
-        names and the notebooks graded, each within its cap, and the timestamp."""
+        """Hash of everything grading reads, so a resubmission is noticed: the notebooks graded,
+        each within its cap, what collect chose or ignored (other notebooks' names), and the timestamp."""
         if self.failure is not None:
             raise self.failure
         digest = hashlib.sha256()
