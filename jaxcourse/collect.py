@@ -1,4 +1,10 @@
-"""Find submissions in nbgrader's layout: submitted/<student>/<lesson>/<notebook>.ipynb."""
+"""Find submissions in nbgrader's layout: submitted/<student>/<lesson>/<notebook>.ipynb.
+
+A lesson folder is the student's: only its own entries are listed (at most MAX_ENTRIES, and
+never a subfolder, so no depth reaches the grader), no link is followed, and every file the
+grader reads (the notebooks and nbgrader's timestamp.txt and submission_secret.txt) is read
+within a size cap.
+"""
 from __future__ import annotations
 
 import hashlib
@@ -6,9 +12,20 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import safefs
 from .course import Course
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
+MAX_ENTRIES = 1000                # entries of a lesson folder looked at
+MAX_NOTEBOOK_BYTES = 20 * 2**20
+# Written by `nbgrader submit` beside the notebook (about 30 and 128 bytes), read within these caps.
+EXCHANGE_FILES = {"timestamp.txt": 1024, "submission_secret.txt": 1024}
+TIMESTAMP = "timestamp.txt"
+
+
+def shown(name: str) -> str:
+    """A file name from a submission, quoted, as text any UTF-8 writer accepts."""
+    return repr(name.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
 
 
 @dataclass
@@ -16,20 +33,92 @@ class Submission:
     student: str
     lesson: str
     folder: Path
-    notebooks: dict[str, Path] = field(default_factory=dict)  # expected name -> file, when present
-    extra: list[str] = field(default_factory=list)           # notebooks the lesson does not have
+    notebooks: dict[str, Path] = field(default_factory=dict)  # lesson notebook -> the file graded for it
+    details: dict[str, str] = field(default_factory=dict)     # lesson notebook -> why that file, or why none
+    notes: list[str] = field(default_factory=list)            # for every row: what was ignored, and why
+    exchange: dict[str, str] = field(default_factory=dict)    # EXCHANGE_FILES present, name -> text
+    failure: Exception | None = None                          # scanning the folder failed: the grader's fault
+
+    @property
+    def timestamp(self) -> str | None:
+        return self.exchange.get(TIMESTAMP)
 
     def content_hash(self) -> str:
-        """Hash of every submitted notebook's bytes, so a resubmission is noticed."""
+        """Hash of everything grading reads, so a resubmission is noticed: the notebooks graded,
+        each within its cap, what collect chose or ignored (other notebooks' names), and the timestamp."""
+        if self.failure is not None:
+            raise self.failure
         digest = hashlib.sha256()
-        for path in sorted(self.folder.rglob("*")):
-            if path.is_file() and not path.is_symlink():
-                digest.update(str(path.relative_to(self.folder)).encode())
-                digest.update(b"\0")
-                with path.open("rb") as handle:
-                    for block in iter(lambda: handle.read(1 << 20), b""):
-                        digest.update(block)
+        for name in sorted(self.notebooks):
+            path = self.notebooks[name]
+            digest.update(f"{name}\0{path.name}\0".encode("utf-8", "surrogateescape"))
+            try:
+                digest.update(safefs.read_regular(path, MAX_NOTEBOOK_BYTES))
+            except OSError as exc:  # graded as unreadable; its size tells a replacement apart
+                digest.update(f"unreadable {getattr(exc, 'size', '')} {type(exc).__name__}".encode())
+        for text in (*self.details.values(), *self.notes, *self.exchange.values()):
+            digest.update(b"\0" + text.encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
+
+
+def read_exchange_file(folder: Path, name: str) -> tuple[str | None, str | None]:
+    """One of nbgrader's EXCHANGE_FILES, or None; and a note when one is there but is not used."""
+    cap = EXCHANGE_FILES[name]
+    try:
+        raw = safefs.read_regular(folder / name, cap)
+    except FileNotFoundError:
+        return None, None
+    except safefs.TooLarge as exc:
+        return None, f"{name} ignored: {exc.size} bytes, over the {cap}-byte limit"
+    except OSError:  # a link (O_NOFOLLOW), a folder, a pipe
+        return None, f"{name} ignored: not a regular file (links are not followed)"
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return None, f"{name} ignored: not UTF-8 text"
+
+
+def scan(student: str, lesson: str, folder: Path, notebook_names: list[str]) -> Submission:
+    """Which file stands for each of the lesson's notebooks, and what was ignored."""
+    submission = Submission(student, lesson, folder)
+    entries, more = safefs.list_folder(folder, MAX_ENTRIES)
+    if more:
+        submission.notes.append(f"the folder holds more than {MAX_ENTRIES} entries: only the lesson's notebooks, "
+                                f"by their exact names, and {TIMESTAMP} were looked at")
+        entries = {f"{name}.ipynb": safefs.kind_of(folder / f"{name}.ipynb") for name in notebook_names}
+        entries = {name: kind for name, kind in entries.items() if kind is not None}
+    found = sorted(name for name, kind in entries.items() if kind == "file" and name.endswith(".ipynb"))
+    unclaimed = [name for name in found if name[:-len(".ipynb")] not in notebook_names]
+    for notebook in notebook_names:
+        exact = f"{notebook}.ipynb"
+        if entries.get(exact) == "file":
+            submission.notebooks[notebook] = folder / exact
+            continue
+        if exact in entries:
+            submission.details[notebook] = f"{exact} is not a regular file (links are not followed)"
+            continue
+        # A renamed copy (Colab's "Save a copy in Drive" writes "Copy of <lesson>.ipynb"): the
+        # folder's only notebook when the lesson has one, else Colab's name for this notebook.
+        # Two candidates are refused: grading either could be the wrong one.
+        candidates = (unclaimed if len(notebook_names) == 1 and not more
+                      else [name for name in unclaimed if name == f"Copy of {exact}"])
+        if len(candidates) == 1:
+            submission.notebooks[notebook] = folder / candidates[0]
+            submission.details[notebook] = f"graded {shown(candidates[0])} as {exact}: the only notebook that could be it"
+            unclaimed.remove(candidates[0])
+        elif candidates:
+            submission.details[notebook] = (f"{exact} was not submitted, and {len(candidates)} notebooks could be it: "
+                                            f"{', '.join(map(shown, candidates))}; keep one, named {exact}")
+            unclaimed = [name for name in unclaimed if name not in candidates]
+    if unclaimed:
+        submission.notes.append(f"ignored extra notebooks: {', '.join(map(shown, unclaimed))}")
+    for name in EXCHANGE_FILES:
+        text, note = read_exchange_file(folder, name)
+        if text is not None:
+            submission.exchange[name] = text
+        if note:
+            submission.notes.append(note)
+    return submission
 
 
 def collect(course: Course, lesson: str, notebook_names: list[str]) -> tuple[list[Submission], list[str]]:
@@ -44,9 +133,8 @@ def collect(course: Course, lesson: str, notebook_names: list[str]) -> tuple[lis
         if not STUDENT_ID.match(student_dir.name) or student_dir.is_symlink() or folder.is_symlink():
             skipped.append(f"{student_dir.name!r}: not a usable student id or folder")
             continue
-        found = {p.stem: p for p in folder.glob("*.ipynb") if p.is_file() and not p.is_symlink()}
-        submission = Submission(student_dir.name, lesson, folder)
-        submission.notebooks = {name: found[name] for name in notebook_names if name in found}
-        submission.extra = sorted(f"{stem}.ipynb" for stem in found if stem not in notebook_names)
-        submissions.append(submission)
+        try:
+            submissions.append(scan(student_dir.name, lesson, folder, notebook_names))
+        except Exception as exc:  # one folder fails only its own student: graded as the grader's failure
+            submissions.append(Submission(student_dir.name, lesson, folder, failure=exc))
     return submissions, skipped

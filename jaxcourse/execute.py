@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import functools
+import json
 import os
 import re
 import shutil
@@ -43,6 +44,9 @@ BASIC_DEVICES = ("null", "zero", "full", "random", "urandom")
 PASSTHROUGH = ("LD_LIBRARY_PATH", "XLA_FLAGS", "XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_PYTHON_CLIENT_ALLOCATOR",
                "TPU_LIBRARY_PATH", "TPU_ACCELERATOR_TYPE", "TPU_SKIP_MDS_QUERY", "TPU_WORKER_ID",
                "TPU_WORKER_HOSTNAMES", "TPU_RUNTIME_METRICS_PORTS", "NVIDIA_DRIVER_CAPABILITIES")
+# Outputs an executed notebook may hold: the runner keeps at most 11,000 (kernel/run_notebook.py's
+# MAX_OUTPUTS) and its own notes; a file holding more was written by the submission.
+MAX_OUTPUTS_READ = 12_000
 # How the notebook runner's exit status explains a run that ended early (see kernel/run_notebook.py).
 # Status 3 (the kernel did not start) is the machine's failure, not the student's: KernelDidNotStart.
 EXIT_NO_KERNEL = 3
@@ -640,11 +644,24 @@ class Sandbox:
         notebook = None
         try:
             raw = safefs.read_regular(out / "executed.ipynb", limits.out_bytes)
-            notebook = nbformat.reads(raw.decode("utf-8"), as_version=4)
+            data = json.loads(raw)
+            if count_outputs(data) > MAX_OUTPUTS_READ:  # before nbformat spends per output
+                fatal = f"the executed notebook holds more than {MAX_OUTPUTS_READ} outputs, more than the runner keeps"
+            elif safefs.deeper_than(data, safefs.MAX_JSON_DEPTH):  # before anything copies it recursively
+                fatal = f"the executed notebook's JSON nests deeper than {safefs.MAX_JSON_DEPTH} levels"
+            else:
+                notebook = nbformat.reads(raw.decode("utf-8"), as_version=4)
         except Exception:  # missing, a link, too large or not a notebook: no result
             notebook = None
         return Execution(notebook=notebook, fatal=fatal, timed_out=timed_out, limit_hit=limit_hit,
                          seconds=seconds, stderr_tail=stderr[-4000:])
+
+
+def count_outputs(data: object) -> int:
+    """How many outputs the cells of a notebook's JSON hold."""
+    cells = data.get("cells") if isinstance(data, dict) else None
+    return sum(len(cell["outputs"]) for cell in cells if isinstance(cell, dict) and isinstance(cell.get("outputs"), list)
+               ) if isinstance(cells, list) else 0
 
 
 def _drain(stream, chunks: list[bytes]) -> None:

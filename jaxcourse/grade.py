@@ -8,6 +8,7 @@ import threading
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -19,7 +20,7 @@ from . import report, safefs
 from .backends import BACKENDS
 from .collect import Submission, collect
 from .course import Course, CourseError
-from .execute import (CompilationCache, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
+from .execute import (CompilationCache, Execution, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
                       assert_hidden, bwrap_path)
 from .late import assign_late_penalties
 from .record import (LedgerEntry, SubmissionMarks, TestCell, atomic_write, gradebook_marks, lesson_structure,
@@ -166,50 +167,71 @@ def expected_values(course: Course, lesson: str, options: Options, preflight: Ca
 
 # ---------------------------------------------------------------- one submission
 
-def name_restored_cells(nb: NotebookNode, submitted: set[str]) -> set[str]:
-    """The grade ids of the test cells nbgrader re-added to a submission that lacked them, each
-    given a cell id (nbgrader adds them without one)."""
-    ids = {cell.get("id") for cell in nb.cells}
-    restored = {grade_id: cell for grade_id, cell in cells_by_grade_id(nb).items() if grade_id not in submitted}
-    for cell in restored.values():
-        if not cell.get("id"):
-            cell["id"] = next(f"restored-{n}" for n in range(len(ids) + 1) if f"restored-{n}" not in ids)
-            ids.add(cell["id"])
-    return set(restored)
+class StageFailed(Exception):
+    """A grading stage raised while handling one submission; the exception is the __cause__."""
+
+    def __init__(self, stage: str):
+        super().__init__(stage)
+        self.stage = stage
+
+
+@contextmanager
+def stage(name: str):
+    """Name the stage any exception below comes from, for the student's rows and the log."""
+    try:
+        yield
+    except StageFailed:
+        raise
+    except Exception as exc:
+        raise StageFailed(name) from exc
 
 
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
-                   tests: list[TestCell], expected: dict, options: Options, execute: Executor) -> Graded:
-    def all_rows(status: str, detail: str) -> Graded:
-        return Graded([CellResult(t.grade_id, 0.0, t.max_points, str(status), inert(detail)) for t in tests],
-                      None, None)
+                   tests: list[TestCell], expected: dict, options: Options, execute: Executor,
+                   notes: list[str], why_missing: str | None = None) -> Graded:
+    """Grade one notebook file (None: not submitted, for `why_missing`). `notes` (what collect
+    chose or ignored) follow each row's own detail, before what reading repaired."""
+    def all_rows(status: str, detail: str, more: list[str] = ()) -> Graded:
+        detail = inert("; ".join([detail, *notes, *more]), 400)
+        return Graded([CellResult(t.grade_id, 0.0, t.max_points, str(status), detail) for t in tests], None, None)
 
     if path is None:
-        return all_rows(Status.MISSING, f"{notebook}.ipynb was not submitted")
-    try:
-        nb, notes = read_submission(path)
-    except UnreadableSubmission as exc:
-        return all_rows(Status.ERROR, str(exc))
-    own = copy.deepcopy(nb)
-    submitted = set(cells_by_grade_id(nb))
-    try:
-        nb = nbformat.from_dict(sanitize(course, lesson, notebook, student, nb))  # nbgrader adds cells as plain dicts
-    except Exception as exc:  # nbgrader rejects impossible cell metadata
-        return all_rows(Status.ERROR, f"could not restore the lesson's cells: {inert(exc, 160)}")
-    restored = name_restored_cells(nb, submitted)
-    execution, merged, receipt, problem = run(nb, execute)
+        return all_rows(Status.MISSING, why_missing or f"{notebook}.ipynb was not submitted")
+    with stage("sanitize"):
+        try:
+            nb, repairs = read_submission(path)
+        except UnreadableSubmission as exc:
+            return all_rows(Status.ERROR, str(exc))
+        own = copy.deepcopy(nb)
+        try:
+            nb, restored, readded = sanitize(course, lesson, notebook, student, nb)
+        except UnreadableSubmission as exc:
+            return all_rows(Status.ERROR, str(exc))
+        except Exception as exc:  # nbgrader rejects impossible cell metadata
+            return all_rows(Status.ERROR, f"could not restore the lesson's cells: {inert(exc, 160)}")
+    repairs += restored
+    with stage("execution"):
+        execution, merged, receipt, problem = run(nb, execute)
     if problem:
-        return all_rows(Status.TAMPERED, problem)
+        return all_rows(Status.TAMPERED, problem, repairs)
     if merged is None:
-        return all_rows(*(interrupted_by(execution) or (Status.ERROR, "the notebook produced no result")))
+        return all_rows(*(interrupted_by(execution) or (Status.ERROR, "the notebook produced no result")), repairs)
+    with stage("scoring"):
+        return score_notebook(merged, own, execution, receipt, [*notes, *repairs], readded, tests, expected, options)
+
+
+def score_notebook(merged: NotebookNode, own: NotebookNode, execution: Execution, receipt: dict | None,
+                   notes: list[str], readded: set[str], tests: list[TestCell], expected: dict,
+                   options: Options) -> Graded:
+    """Score the graded run `merged`; `own` is the notebook as the student saved it, `readded` the
+    test cells nbgrader put back."""
     cells = cells_by_grade_id(merged)
     rows = [score_cell(t.grade_id, t.max_points, cells.get(t.grade_id), expected.get(t.grade_id, {}),
                        interrupted_by(execution)) for t in tests]
     for row in rows:
-        if row.grade_id in restored:
+        if row.grade_id in readded:
             row.detail = inert(f"{row.detail}; this test cell was missing from the submission "
                                "and was restored from the lesson")
-    notes = list(notes)
     observed = (receipt or {}).get("backend")
     if receipt is not None and observed != options.platform:
         for row in rows:
@@ -219,7 +241,7 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
         notes.append("no device receipt: the grader's final cell did not report a platform")
     if notes:
         for row in rows:
-            row.detail = inert("; ".join([row.detail, *notes]))
+            row.detail = inert("; ".join([row.detail, *notes]), 400)
     merged.metadata["jaxcourse"] = {"receipt": receipt, "requested_platform": options.platform,
                                     "results": [asdict(r) for r in rows]}
     return Graded(rows, receipt, merged, own)
@@ -231,22 +253,20 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
     """Grade one student's folder, record it, and return its ledger entry."""
     results, csv_rows = {}, []
     for notebook, tests in structure.items():
-        graded = grade_notebook(course, submission.lesson, notebook, submission.student,
-                                submission.notebooks.get(notebook), tests, expected["checks"], options, execute)
-        if submission.extra:
-            for row in graded.rows:
-                row.detail = inert(f"{row.detail}; ignored extra notebooks: {', '.join(submission.extra)}")
-        if not options.sandbox:
-            for row in graded.rows:
-                row.detail = inert(f"{row.detail}; {UNSAFE_NOTE}")
+        path, detail = submission.notebooks.get(notebook), submission.details.get(notebook)
+        notes = [detail] if path is not None and detail else []  # which file stood in for the notebook
+        notes += submission.notes + ([] if options.sandbox else [UNSAFE_NOTE])
+        graded = grade_notebook(course, submission.lesson, notebook, submission.student, path, tests,
+                                expected["checks"], options, execute, notes, detail)
         results[notebook] = graded.rows
-        reviewed = graded.notebook and reviewed_notebook(graded.notebook, graded.own, graded.rows)
-        write_autograded(course, submission.lesson, submission.student, notebook, reviewed, graded.notebook,
-                         submission.folder)
+        with stage("recording"):
+            reviewed = graded.notebook and reviewed_notebook(graded.notebook, graded.own, graded.rows)
+            write_autograded(course, submission.lesson, submission.student, notebook, reviewed, graded.notebook,
+                             submission.exchange)
         platform = (graded.receipt or {}).get("backend") or "unknown"
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
-    with gradebook_lock:  # SQLite writes are serialised, one transaction per student
-        record_grades(course, submission.lesson, submission.student, results, submission.folder / "timestamp.txt")
+    with gradebook_lock, stage("recording"):  # SQLite writes are serialised, one transaction per student
+        record_grades(course, submission.lesson, submission.student, results, submission.timestamp)
     return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows,
                        {notebook: [asdict(row) for row in rows] for notebook, rows in results.items()})
 
@@ -258,12 +278,14 @@ def failed_submission(course: Course, submission: Submission, structure: dict[st
     The traceback goes to `log`; the rows name the failure; the ledger is not written, so the
     next run grades the submission again.
     """
+    where, exc = (exc.stage, exc.__cause__) if isinstance(exc, StageFailed) else ("grading", exc)
     infrastructure = isinstance(exc, (SandboxUnavailable, OSError, MemoryError))
     kind = "infrastructure failure" if infrastructure else "internal error (a grader bug)"
-    detail = f"{kind}: {type(exc).__name__}: {inert(exc, 120)}; not graded, retried on the next run; see {log}"
+    detail = (f"{kind}: {type(exc).__name__}: {inert(exc, 120)}; stage: {where}; not graded, retried on the "
+              f"next run; see {log}")
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("a", encoding="utf-8") as handle:
-        handle.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {submission.student}: {kind}\n")
+        handle.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {submission.student}: {kind} in {where}\n")
         handle.write("".join(traceback.format_exception(exc)))
     rows = [report.csv_row(submission.student, notebook, CellResult(t.grade_id, 0.0, t.max_points,
                                                                     Status.INTERNAL_ERROR.value, detail), "unknown")
@@ -298,6 +320,14 @@ def changed_elsewhere(entry: LedgerEntry, marks: SubmissionMarks | None) -> str:
     return ""
 
 
+def digest_or_none(submission: Submission) -> str | None:
+    """The submission's hash, or None when hashing fails (its grading then names the failure)."""
+    try:
+        return submission.content_hash()
+    except Exception:
+        return None
+
+
 def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
     """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups, and
     when there is nothing to grade (before the lesson enters the gradebook: `nbgrader export`
@@ -329,7 +359,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
             kept[index] = entry  # not selected: its last grade stands, whatever changed since
             continue
         if options.force or not entry or (entry.submission_hash, entry.expected_hash, entry.platform) != (
-                submission.content_hash(), expected_hash, options.platform):
+                digest_or_none(submission), expected_hash, options.platform):
             continue
         changed = changed_elsewhere(entry, before.get(submission.student))
         if changed:
@@ -367,19 +397,23 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
 
     def grade_one(index: int) -> LedgerEntry:
         submission = submissions[index]
-        digest = submission.content_hash()  # before grading: a file changed meanwhile is regraded next run
-        execute = slots.get()
-        try:
-            options.log(f"[{index + 1}/{total}] {submission.student}: grading")
-            entry = grade_submission(course, submission, structure, expected, options, execute, lock)
-        except Exception as exc:  # one submission can fail only itself
-            entry = failed_submission(course, submission, structure, exc, log)
-        finally:
-            slots.put(execute)
-        with lock:
-            if entry.expected_hash:
-                entry.submission_hash = digest
+        try:  # whatever fails for one submission fails only its own rows
+            if submission.failure is not None:
+                raise StageFailed("collect") from submission.failure
+            with stage("hashing"):
+                digest = submission.content_hash()  # before grading: a file changed meanwhile is regraded next run
+            execute = slots.get()
+            try:
+                options.log(f"[{index + 1}/{total}] {submission.student}: grading")
+                entry = grade_submission(course, submission, structure, expected, options, execute, lock)
+            finally:
+                slots.put(execute)
+            entry.submission_hash = digest
+            with lock, stage("recording"):
                 entry.save(course, lesson)
+        except Exception as exc:
+            entry = failed_submission(course, submission, structure, exc, log)
+        with lock:
             progress.advance(entry)
         return entry
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -19,7 +18,6 @@ from .score import CellResult, inert_output_metadata
 from .seams import REVIEWED
 
 # What nbgrader's exchange puts beside a submission, and its feedback commands read back.
-EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")
 
 
 @dataclass(frozen=True)
@@ -87,15 +85,16 @@ def gradebook_marks(course: Course, lesson: str) -> dict[str, SubmissionMarks]:
 
 
 def record_grades(course: Course, lesson: str, student: str, results: dict[str, list[CellResult]],
-                  timestamp_file: Path | None) -> None:
+                  timestamp_text: str | None) -> None:
     """Write one student's scores into the gradebook in a single transaction.
 
+    `timestamp_text`: nbgrader's timestamp.txt as collect read it (within its size cap), or None.
     A hand grade (`manual_score`, from the formgrader) is kept; when the autograder's score
     under it changes, the cell is flagged for review, as nbgrader's own autograde does."""
     timestamp = None
-    if timestamp_file is not None and timestamp_file.is_file():
+    if timestamp_text is not None:
         try:
-            timestamp = parse_utc(timestamp_file.read_text().strip())
+            timestamp = parse_utc(timestamp_text.strip())
         except (ValueError, OverflowError):
             timestamp = None
     with Gradebook(course.db_url, COURSE_ID) as gb:
@@ -152,15 +151,13 @@ def executed_path(course: Course, lesson: str, student: str, notebook: str) -> P
 
 
 def write_autograded(course: Course, lesson: str, student: str, notebook: str, reviewed: NotebookNode | None,
-                     executed: NotebookNode | None, submission_folder: Path) -> None:
-    """autograded/<student>/<lesson>/: the reviewed notebook and nbgrader's exchange files
-    (generate_feedback and release_feedback read them); the graded run goes to `executed_path`."""
+                     executed: NotebookNode | None, exchange: dict[str, str]) -> None:
+    """autograded/<student>/<lesson>/: the reviewed notebook and nbgrader's exchange files as collect
+    read them (generate_feedback and release_feedback read them); the graded run goes to `executed_path`."""
     target_dir = course.autograded / student / lesson
     target_dir.mkdir(parents=True, exist_ok=True)
-    for name in EXCHANGE_FILES:
-        source = submission_folder / name
-        if source.is_file() and not source.is_symlink():
-            shutil.copyfile(source, target_dir / name)
+    for name, text in exchange.items():
+        atomic_write(target_dir / name, text)
     if reviewed is not None:
         atomic_write(target_dir / f"{notebook}.ipynb", nbformat.writes(reviewed))
     if executed is not None:

@@ -14,9 +14,9 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from . import htmlpage
-from .collect import collect
+from .collect import EXCHANGE_FILES, Submission, collect
 from .course import Course
-from .record import (EXCHANGE_FILES, LedgerEntry, Mark, SubmissionMarks, atomic_write, gradebook_marks,
+from .record import (LedgerEntry, Mark, SubmissionMarks, atomic_write, gradebook_marks,
                      lesson_structure, verdict, with_verdicts)
 from .release import lesson_title
 from .sanitize import UnreadableSubmission, read_submission
@@ -254,42 +254,51 @@ def write_lesson_feedback(course: Course, lesson: str, notes: list[str] | None =
     marks = gradebook_marks(course, lesson)
     written, skipped = [], []
     for submission in submissions:
-        entry = LedgerEntry.load(course, lesson, submission.student)
-        if entry is None or not entry.cells:
-            skipped.append(f"{submission.student}: not graded yet")
-            continue
-        if entry.submission_hash != submission.content_hash():
-            skipped.append(f"{submission.student}: resubmitted since grading; grade again")
-            continue
-        got = marks.get(submission.student, SubmissionMarks())
-        for notebook in notebooks:
-            path, submitted = submission.notebooks.get(notebook), None
-            if path is not None:
-                try:
-                    submitted, _ = read_submission(path)
-                except UnreadableSubmission:
-                    pass
-            rows = [hand_graded(CellResult(**fields), got.cells.get((notebook, fields["grade_id"])))
-                    for fields in entry.cells.get(notebook, [])]
-            written.append(write_feedback(course, lesson, submission.student, notebook, submitted, rows,
-                                          got.penalty.get(notebook, 0.0), got.seconds_late))
-        if not write_exchange_files(course, lesson, submission.student, submission.folder) and notes is not None:
-            notes.append(f"{submission.student}: not submitted through nbgrader's exchange (no submission_secret.txt), "
-                         "so `nbgrader fetch_feedback` cannot find the page: send it yourself")
+        try:  # one student's folder or page fails only that student's feedback
+            reason = student_feedback(course, submission, notebooks, marks, written, notes)
+        except Exception as exc:
+            reason = f"feedback failed: {type(exc).__name__}: {inert(exc, 120)}"
+        if reason:
+            skipped.append(f"{submission.student}: {reason}")
     return written, skipped
 
 
-def write_exchange_files(course: Course, lesson: str, student: str, folder: Path) -> bool:
+def student_feedback(course: Course, submission: Submission, notebooks: list[str], marks: dict[str, SubmissionMarks],
+                     written: list[Path], notes: list[str] | None) -> str | None:
+    """Write one graded submission's pages (appended to `written`) and nbgrader's files; or why there are none."""
+    entry = LedgerEntry.load(course, submission.lesson, submission.student)
+    if entry is None or not entry.cells:
+        return "not graded yet"
+    if entry.submission_hash != submission.content_hash():
+        return "resubmitted since grading; grade again"
+    got = marks.get(submission.student, SubmissionMarks())
+    for notebook in notebooks:
+        path, submitted = submission.notebooks.get(notebook), None
+        if path is not None:
+            try:
+                submitted, _ = read_submission(path)
+            except UnreadableSubmission:
+                pass
+        rows = [hand_graded(CellResult(**fields), got.cells.get((notebook, fields["grade_id"])))
+                for fields in entry.cells.get(notebook, [])]
+        written.append(write_feedback(course, submission.lesson, submission.student, notebook, submitted, rows,
+                                      got.penalty.get(notebook, 0.0), got.seconds_late))
+    if not write_exchange_files(course, submission.lesson, submission.student, submission.exchange) and notes is not None:
+        notes.append(f"{submission.student}: not submitted through nbgrader's exchange (no submission_secret.txt), "
+                     "so `nbgrader fetch_feedback` cannot find the page: send it yourself")
+    return None
+
+
+def write_exchange_files(course: Course, lesson: str, student: str, exchange: dict[str, str]) -> bool:
     """timestamp.txt and submission_secret.txt beside the pages, where `nbgrader release_feedback`
-    reads them. A submission that did not come through the exchange has neither: it gets the
-    present time and a fresh secret, so releasing still works (no student can fetch that page).
-    Returns whether the submission had its own secret."""
+    reads them (`exchange`: their texts as collect read them, within their caps). A submission that
+    did not come through the exchange has neither: it gets the present time and a fresh secret, so
+    releasing still works (no student can fetch that page). Returns whether it had its own secret."""
     target = course.feedback / student / lesson
     own = True
     for name in EXCHANGE_FILES:
-        source = folder / name
-        if source.is_file() and not source.is_symlink():
-            atomic_write(target / name, source.read_text(encoding="utf-8"))
+        if name in exchange:
+            atomic_write(target / name, exchange[name])
             continue
         own = own and name != "submission_secret.txt"
         if not (target / name).is_file():

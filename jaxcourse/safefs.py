@@ -11,12 +11,21 @@ import stat
 import tempfile
 from pathlib import Path
 
+MAX_JSON_DEPTH = 100  # a notebook nests about 8 levels; each level costs the grader's copies stack frames
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 class NotRegular(OSError):
     """The path is a link, a device, a pipe or a folder, or is larger than allowed."""
+
+
+class TooLarge(NotRegular):
+    """A regular file over its size cap; `size` is what it held when it was looked at."""
+
+    def __init__(self, message: str, size: int):
+        super().__init__(message)
+        self.size = size
 
 
 def read_regular(path: Path, limit: int) -> bytes:
@@ -27,16 +36,57 @@ def read_regular(path: Path, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise NotRegular(f"{path.name} is not a regular file")
         if info.st_size > limit:
-            raise NotRegular(f"{path.name} is larger than {limit} bytes")
+            raise TooLarge(f"{path.name} is larger than {limit} bytes", info.st_size)
         chunks, total = [], 0
         while chunk := os.read(fd, min(1 << 20, limit + 1 - total)):
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise NotRegular(f"{path.name} grew past {limit} bytes")
+                raise TooLarge(f"{path.name} grew past {limit} bytes", total)
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def list_folder(folder: Path, max_entries: int) -> tuple[dict[str, str], bool]:
+    """The entries of `folder` itself (never a subfolder), at most `max_entries`, as name ->
+    "file", "dir", "link" or "other", without following a link; and whether more were left unread."""
+    fd = os.open(folder, DIR_FLAGS)
+    kinds: dict[str, str] = {}
+    try:
+        with os.scandir(fd) as listing:
+            for entry in listing:
+                if len(kinds) == max_entries:
+                    return kinds, True
+                kinds[entry.name] = _kind(entry.stat(follow_symlinks=False).st_mode)
+    finally:
+        os.close(fd)
+    return kinds, False
+
+
+def kind_of(path: Path) -> str | None:
+    """What `path` itself is, as list_folder names it, without following a link; None if absent."""
+    try:
+        return _kind(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return None
+
+
+def _kind(mode: int) -> str:
+    return ("file" if stat.S_ISREG(mode) else "dir" if stat.S_ISDIR(mode)
+            else "link" if stat.S_ISLNK(mode) else "other")
+
+
+def deeper_than(data: object, limit: int) -> bool:
+    """Whether JSON data nests more than `limit` levels, measured without recursion."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 def tree_usage(root: Path, max_entries: int, max_depth: int = 32) -> tuple[int, int]:

@@ -7,6 +7,7 @@ would change how cells execute.
 from __future__ import annotations
 
 import codecs
+import copy
 import json
 import re
 from pathlib import Path
@@ -18,9 +19,11 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import (CheckCellMetadata, ClearOutput, DeduplicateIds, NbGraderPreprocessor,
                                     OverwriteCells, OverwriteKernelspec)
 
+from . import safefs
+from .collect import MAX_NOTEBOOK_BYTES, shown
 from .course import Course
+from .trusted import cells_by_grade_id
 
-MAX_NOTEBOOK_BYTES = 20 * 2**20
 EXECUTION_TAGS = {"skip-execution", "raises-exception", "parameters", "injected-parameters",
                   "remove-cell", "skip", "papermill-error-cell-tag"}
 EXECUTION_METADATA = ("papermill", "execution", "jaxcourse", "jaxcourse_timeout", "tags_to_remove")
@@ -135,11 +138,13 @@ def valid_notebook(data: dict) -> NotebookNode:
 def read_submission(path: Path) -> tuple[NotebookNode, list[str]]:
     """Read a submitted file without changing it: the notebook, upgraded in memory, and what was repaired."""
     notes: list[str] = []
-    size = path.stat().st_size
-    if size > MAX_NOTEBOOK_BYTES:
-        raise UnreadableSubmission(
-            f"notebook is {size / 2**20:.0f} MiB, over the {MAX_NOTEBOOK_BYTES // 2**20} MiB limit; clear outputs and resubmit")
-    raw = path.read_bytes()
+    try:
+        raw = safefs.read_regular(path, MAX_NOTEBOOK_BYTES)  # no link followed, no pipe waited on
+    except safefs.TooLarge as exc:
+        raise UnreadableSubmission(f"notebook is {exc.size / 2**20:.0f} MiB, over the "
+                                   f"{MAX_NOTEBOOK_BYTES // 2**20} MiB limit; clear outputs and resubmit") from None
+    except OSError:
+        raise UnreadableSubmission(f"{shown(path.name)} is not a regular file (links are not followed)") from None
     if raw.startswith(codecs.BOM_UTF8):
         raw = raw[len(codecs.BOM_UTF8):]
         notes.append("byte-order mark removed")
@@ -151,6 +156,8 @@ def read_submission(path: Path) -> tuple[NotebookNode, list[str]]:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise UnreadableSubmission(f"not valid notebook JSON: {str(exc)[:120]}") from None
+    if safefs.deeper_than(data, safefs.MAX_JSON_DEPTH):
+        raise UnreadableSubmission(f"the notebook's JSON nests deeper than {safefs.MAX_JSON_DEPTH} levels")
     data, surrogates = without_lone_surrogates(data)
     if surrogates:
         notes.append(f"{surrogates} lone surrogate escape(s) replaced by U+FFFD")
@@ -238,14 +245,63 @@ class MatchLessonCells(NbGraderPreprocessor):
         return nb, resources
 
 
-def sanitize(course: Course, lesson: str, notebook_name: str, student: str, nb: NotebookNode) -> NotebookNode:
-    """Run nbgrader's own autograde sanitizers, then ours, against the gradebook."""
+def restore_by_id(nb: NotebookNode, lesson: NotebookNode) -> int:
+    """Give each cell that lost its nbgrader metadata the lesson's, found by cell id; return how many.
+
+    Only cells with none get any, and only grade ids the notebook does not hold already, so
+    nothing a student kept is overridden: nbgrader's checksum restore (OverwriteCells) then
+    puts back the source of locked and test cells, as for any submission.
+    """
+    by_id = {cell.get("id"): cell.metadata["nbgrader"] for cell in lesson.cells if "nbgrader" in cell.metadata}
+    present = {cell.metadata["nbgrader"].get("grade_id") for cell in nb.cells if "nbgrader" in cell.metadata}
+    restored = 0
+    for cell in nb.cells:
+        metadata = by_id.get(cell.get("id"))
+        if metadata is None or "nbgrader" in cell.metadata or metadata.get("grade_id") in present:
+            continue
+        cell.metadata["nbgrader"] = copy.deepcopy(metadata)
+        present.add(metadata.get("grade_id"))
+        restored += 1
+    return restored
+
+
+def name_readded_cells(nb: NotebookNode, present: set[str]) -> set[str]:
+    """The grade ids of the test cells nbgrader re-added to a submission that lacked them, each
+    given a cell id (nbgrader adds them without one)."""
+    ids = {cell.get("id") for cell in nb.cells}
+    readded = {grade_id: cell for grade_id, cell in cells_by_grade_id(nb).items() if grade_id not in present}
+    for cell in readded.values():
+        if not cell.get("id"):
+            cell["id"] = next(f"restored-{n}" for n in range(len(ids) + 1) if f"restored-{n}" not in ids)
+            ids.add(cell["id"])
+    return set(readded)
+
+
+def sanitize(course: Course, lesson: str, notebook_name: str, student: str,
+             nb: NotebookNode) -> tuple[NotebookNode, list[str], set[str]]:
+    """Run nbgrader's own autograde sanitizers, then ours, against the gradebook. Returns the
+    notebook, what was restored (for every row), and the test cells nbgrader had to re-add."""
+    notes = []
+    # The lesson's source carries the ids and metadata its release and gradebook were made from.
+    restored = restore_by_id(nb, nbformat.read(course.source / lesson / f"{notebook_name}.ipynb", as_version=4))
+    if restored:
+        notes.append(f"nbgrader metadata of {restored} cell(s) restored from the lesson by cell id")
+    present = set(cells_by_grade_id(nb))
     resources = ResourcesDict()
     resources["nbgrader"] = {"db_url": course.db_url, "assignment": lesson, "notebook": notebook_name,
                              "student": student}
     config = course.nbgrader_config()
     for preprocessor in (ClearOutput, DeduplicateIds, OverwriteKernelspec, MatchLessonCells, OverwriteCells,
                          CheckCellMetadata, StripExecutionMetadata):
-        nb, resources = preprocessor(config=config).preprocess(nb, resources)
+        try:
+            nb, resources = preprocessor(config=config).preprocess(nb, resources)
+        except KeyError as exc:
+            if preprocessor is not OverwriteCells:
+                raise
+            # nbgrader puts a deleted test cell back after the lesson's cell before it, which is gone too
+            raise UnreadableSubmission(f"the lesson's cell {shown(str(exc.args[0])[:60])} is missing (deleted, or its "
+                                       "nbgrader metadata and cell id both lost), so the test cells after it cannot be "
+                                       "put back; copy it from the released notebook") from None
+    nb = nbformat.from_dict(nb)  # nbgrader adds cells as plain dicts
     nb.metadata.pop("papermill", None)
-    return nb
+    return nb, notes, name_readded_cells(nb, present)

@@ -7,10 +7,12 @@ trusted solution run. A record that does not fit fails its cell; it never stops 
 from __future__ import annotations
 
 import base64
+import functools
 import importlib
 import math
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -22,6 +24,8 @@ RECEIPT_MIME = "application/vnd.jaxcourse.receipt+json"
 MAX_DEPTH = 8
 MAX_ARRAY_BYTES = 64 * 2**20
 MAX_TEXT = 10000
+MAX_NAME = 200             # a check's name or an exception's class name
+MAX_CHECKS = 1000          # check exports read from one cell (a lesson's test cell makes a handful)
 # Floats compare to within this many units of the expected dtype's precision by default.
 DEFAULT_ULPS = 8
 RECEIPT_FIELDS = {"backend": str, "device_kinds": list, "device_count": int, "jax": str, "jaxlib": str,
@@ -60,8 +64,10 @@ CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u206
 
 
 def inert(text: object, limit: int = 240) -> str:
-    """Student-controlled text made safe to print or store: no control characters, one line, bounded."""
-    line = " ".join(CONTROL.sub("", str(text)).split())
+    """Student-controlled text made safe to print or store: no control characters, one line,
+    bounded, and writable as UTF-8 (a lone surrogate, as in a file name of other bytes, becomes U+FFFD)."""
+    text = str(text).encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    line = " ".join(CONTROL.sub("", text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -89,7 +95,7 @@ def _check_value(value: object, depth: int = 0) -> None:
         for item in value["items"].values():
             _check_value(item, depth + 1)
     elif kind == "raised":
-        if not (value.get("type") is None or isinstance(value.get("type"), str) and len(value["type"]) <= 200) or not (
+        if not (value.get("type") is None or isinstance(value.get("type"), str) and len(value["type"]) <= MAX_NAME) or not (
                 isinstance(value.get("message", ""), str) and len(value.get("message", "")) <= MAX_TEXT):
             raise BadRecord("bad exception export")
     elif kind == "array":
@@ -110,8 +116,10 @@ def check_records(cell: NotebookNode) -> list[dict]:
         data = output.get("data", {}) if output.get("output_type") == "display_data" else {}
         if not isinstance(data, dict) or CHECK_MIME not in data:
             continue
+        if len(records) == MAX_CHECKS:
+            raise BadRecord(f"more than {MAX_CHECKS} check exports in one cell")
         record = data[CHECK_MIME]
-        if not (isinstance(record, dict) and isinstance(record.get("name"), str)
+        if not (isinstance(record, dict) and isinstance(record.get("name"), str) and len(record["name"]) <= MAX_NAME
                 and isinstance(record.get("options", {}), dict)):
             raise BadRecord("a malformed check export")
         _check_value(record.get("value"))
@@ -140,17 +148,32 @@ def receipt_of(cell: NotebookNode | None) -> dict | None:
     return None
 
 
+NUMPY_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                "float16", "float32", "float64", "float128", "complex64", "complex128", "complex256")
+ML_DTYPES = ("bfloat16", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn", "float8_e3m4", "float8_e4m3",
+             "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+             "float8_e8m0fnu", "int1", "int2", "int4", "uint1", "uint2", "uint4")
+
+
+@functools.cache
+def dtypes() -> dict[str, np.dtype]:
+    """The dtypes an export may name: a fixed table, so a name from a submission is only ever a
+    key here (never parsed by NumPy, never looked up as an attribute)."""
+    import ml_dtypes  # bfloat16 and friends
+    table = {}
+    for name in NUMPY_DTYPES:
+        try:
+            table[name] = np.dtype(name)
+        except TypeError:  # float128 where long double is float64
+            pass
+    table.update({name: np.dtype(getattr(ml_dtypes, name)) for name in ML_DTYPES if hasattr(ml_dtypes, name)})
+    return table
+
+
 def decode_array(payload: dict) -> np.ndarray:
-    name = payload["dtype"]
-    try:
-        dtype = np.dtype(name)
-    except TypeError:
-        import ml_dtypes  # bfloat16 and friends
-        if not re.fullmatch(r"[a-z0-9_]+", name) or not isinstance(getattr(ml_dtypes, name, None), type):
-            raise BadRecord(f"unknown dtype {inert(name, 40)!r}") from None
-        dtype = np.dtype(getattr(ml_dtypes, name))
-    if not (dtype.kind in "biufc" or dtype.type.__module__ == "ml_dtypes") or dtype.itemsize == 0:
-        raise BadRecord("only plain numeric arrays are exportable")
+    dtype = dtypes().get(payload["dtype"])
+    if dtype is None:
+        raise BadRecord(f"unknown dtype {inert(payload['dtype'], 40)!r}; only plain numeric arrays are exportable")
     shape = tuple(payload["shape"])
     count = int(np.prod(shape, dtype=object)) if shape else 1
     if count * dtype.itemsize > MAX_ARRAY_BYTES:
@@ -222,28 +245,37 @@ def _compare_arrays(actual: dict, expected: dict, options: dict, where: str) -> 
     return None if close else f"{where}: values differ beyond rtol={rtol:g}, atol={atol:g}"
 
 
-def exception_class(name: str, may_import: bool) -> type | None:
-    """The exception class a module-qualified name denotes in this process, or None.
-
-    Only the instructor's names (from the trusted run) may import a module; a name a
-    submission exported is looked up among modules already loaded, so it can run nothing here.
-    """
+def instructor_exception(name: str) -> type | None:
+    """The exception class a module-qualified name from the instructor's trusted run denotes,
+    importing its module if need be; None if there is none. Never called with a submission's name."""
     parts = name.split(".")
     for split in range(len(parts) - 1, 0, -1):
         module_name = ".".join(parts[:split])
         module = sys.modules.get(module_name)
-        if module is None and may_import:
+        if module is None:
             try:
                 module = importlib.import_module(module_name)
             except Exception:  # not a module (a class's dotted qualname), or not importable here
                 continue
-        if module is None:
-            continue
         found = module
         for attribute in parts[split:]:
             found = getattr(found, attribute, None)
         return found if isinstance(found, type) and issubclass(found, BaseException) else None
     return None
+
+
+def subclass_names(cls: type) -> set[str]:
+    """The module-qualified names of `cls` and of every subclass of it this process has loaded:
+    the table a submission's exception name is looked up in. The name is only ever a key here,
+    so it can run nothing (no attribute lookup, no import)."""
+    names, seen, stack = set(), set(), [cls]
+    while stack:
+        found = stack.pop()
+        if found not in seen:
+            seen.add(found)
+            names.add(f"{found.__module__}.{found.__qualname__}")
+            stack.extend(type.__subclasses__(found))
+    return names
 
 
 def raised_matches(actual: str, expected: str) -> bool:
@@ -252,9 +284,8 @@ def raised_matches(actual: str, expected: str) -> bool:
     never by a class hierarchy the submission reports about itself."""
     if actual == expected:
         return True
-    wanted = exception_class(expected, may_import=True)
-    got = exception_class(actual, may_import=False) if wanted is not None else None
-    return got is not None and issubclass(got, wanted)
+    wanted = instructor_exception(expected)
+    return wanted is not None and actual in subclass_names(wanted)
 
 
 def message_limit(expected_message: object) -> int:
@@ -339,10 +370,10 @@ def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expe
         records = check_records(cell)
     except BadRecord as exc:
         return result(Status.TAMPERED, f"malformed check exports ({exc})")
-    names = [r["name"] for r in records]
-    extra = sorted({n for n in names if (expected is not None and n not in expected) or names.count(n) > 1})
+    counts = Counter(r["name"] for r in records)
+    extra = sorted(n for n, count in counts.items() if count > 1 or (expected is not None and n not in expected))
     if extra:
-        return result(Status.TAMPERED, f"unexpected or repeated check exports: {inert(', '.join(extra), 120)}")
+        return result(Status.TAMPERED, f"unexpected or repeated check exports: {inert(', '.join(extra[:10]), 120)}")
     error = error_of(cell)
     if error:
         ename, evalue = error

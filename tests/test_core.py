@@ -113,6 +113,24 @@ def test_a_student_exception_name_imports_nothing_in_the_grader():
     assert "antigravity" not in sys.modules
 
 
+def test_an_exception_name_is_a_key_in_the_graders_table_and_opens_no_library(monkeypatch):
+    """ctypes.cdll.<name> is an attribute lookup that dlopens <name>: a submission's name must
+    never be looked up as an attribute (issue 35)."""
+    import ctypes
+    opened = []
+
+    class Spy(ctypes.CDLL):
+        def __init__(self, name, *args, **kwargs):
+            opened.append(name)
+            raise OSError(f"{name}: cannot open shared object file")
+
+    monkeypatch.setattr(ctypes, "cdll", ctypes.LibraryLoader(Spy))
+    for expected in ("builtins.OSError", "builtins.Exception"):
+        assert compare(raised("ctypes.cdll.rt4nolib"), raised(expected), {}) is not None
+    assert opened == []
+    assert compare(raised("builtins.FileNotFoundError"), raised("builtins.OSError"), {}) is None
+
+
 def test_a_mismatch_reason_reveals_no_expected_value():
     reason = compare(array([1.5], np.float32), array([123.25], np.float32), {})
     assert "123" not in reason
@@ -126,6 +144,9 @@ def test_a_mismatch_reason_reveals_no_expected_value():
     {"dtype": "__class__", "shape": [1], "data": ""},
     {"dtype": "float32", "shape": [2**40, 2**40], "data": ""},                               # memory bomb
     {"dtype": "float32", "shape": [1], "data": "not base64!"},
+    {"dtype": "float32 ", "shape": [1], "data": base64.b64encode(b"\0" * 4).decode()},   # names outside the table
+    {"dtype": "<f4", "shape": [1], "data": base64.b64encode(b"\0" * 4).decode()},
+    {"dtype": "finfo", "shape": [1], "data": ""},
 ])
 def test_decode_refuses_what_is_not_a_plain_array(payload):
     with pytest.raises((ValueError, TypeError)):
@@ -184,6 +205,19 @@ def test_score_cell(what, cell, expected, status):
     result = score_cell("t", 2, cell, expected)
     assert result.status == status, result
     assert result.points == (2 if status == Status.OK else 0)
+
+
+def test_scoring_is_linear_in_the_records_and_capped_with_a_reason():
+    """80,000 exports of one name used to cost minutes (a count per name); past the cap the cell
+    is tampered, and reading stops there."""
+    output = {"output_type": "display_data", "metadata": {}, "data": {CHECK_MIME: record("sums", array([3, 5], np.int32))}}
+    flood = nbformat.NotebookNode(cell_type="code", metadata={}, source="", execution_count=1,
+                                  outputs=[output] * 80_000)  # unvalidated: nbformat's own check is the slow part
+    result = score_cell("t", 2, flood, WANT)
+    assert result.status == Status.TAMPERED and "more than 1000 check exports in one cell" in result.detail
+    names = [record(f"n{i}", {"kind": "none"}) for i in range(1000)]
+    result = score_cell("t", 2, cell_with(*names), WANT)
+    assert result.status == Status.TAMPERED and result.detail.startswith("unexpected or repeated check exports: n0, n1")
 
 
 def test_score_cell_reports_a_stopped_run_for_cells_it_never_reached():
@@ -304,6 +338,9 @@ def test_a_byte_order_mark_is_removed(tmp_path):
     (json.dumps({"nbformat": 4, "nbformat_minor": 5, "cells": [{"cell_type": "widget"}], "metadata": {}}).encode(),
      "unknown type"),
     (json.dumps([1]).encode(), "no cells"),
+    # Nested within json's own limit, but deeper than the grader's copies of a notebook go.
+    (json.dumps({"nbformat": 4, "cells": [], "metadata": json.loads('{"a": ' * 300 + "1" + "}" * 300)}).encode(),
+     "nests deeper than 100 levels"),
 ])
 def test_unreadable_submissions_get_a_clear_reason(tmp_path, content, reason):
     path = tmp_path / "lesson.ipynb"
@@ -435,6 +472,13 @@ def test_the_exporter_refuses_objects_that_could_decide_their_own_answer(exporte
                                         (np.float32(2), "array"), (np.arange(3), "array")])
 def test_the_exporter_exports_plain_values(exporter, value, kind):
     assert exporter(value)["kind"] == kind
+
+
+def test_every_dtype_the_exporter_names_is_in_the_graders_table(exporter):
+    import ml_dtypes
+    for value in (np.arange(3, dtype=">i4"), np.ones(2, dtype=">f8"), np.array([1.5], dtype=ml_dtypes.bfloat16),
+                  np.float16(2), np.uint8(3), np.complex64(1j), np.bool_(True)):
+        assert decode_array(exporter(value)).tolist() == np.asarray(value).tolist()
 
 
 def test_grader_raises_exports_the_message_only_when_asked(prelude_run):

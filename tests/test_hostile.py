@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from conftest import fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
+from jaxcourse import fabricate, safefs
 from jaxcourse.execute import Limits
 from jaxcourse.record import executed_path
 
@@ -459,14 +459,13 @@ def test_bad_input_becomes_rows_with_reasons_and_loses_nothing(tmp_path):
         "binary": ("error", "not UTF-8 text"),
         "latin-1": ("error", "not UTF-8 text"),
         "huge": ("error", "over the 20 MiB limit"),
-        "renamed": ("missing", "tiny.ipynb was not submitted"),
         "empty": ("missing", "tiny.ipynb was not submitted"),
     }
     for student, (status, detail) in expect.items():
         for row in rows[student].values():
             assert row["status"] == status and detail in row["detail"] and row["points"] == "0", (student, row)
-    assert "ignored extra notebooks: tiny (1).ipynb" in rows["renamed"]["sums-test"]["detail"]
-    for student, note in {"extra": "ignored extra notebooks: scratch.ipynb",
+    for student, note in {"extra": "ignored extra notebooks: 'scratch.ipynb'",
+                          "renamed": "graded 'tiny (1).ipynb' as tiny.ipynb: the only notebook that could be it",
                           "no-kernelspec": "missing kernelspec restored",
                           "foreign-kernel": "kernel 'ir' replaced",
                           "duplicate-ids": "repeated cell id(s) replaced"}.items():
@@ -480,3 +479,269 @@ def _raw_with_duplicate_ids(nb):
     data = json.loads(nbformat.writes(nb))
     data["cells"][1]["id"] = data["cells"][0]["id"]
     return json.dumps(data).encode()
+
+
+# ---------------------------------------------------------------- round 4: the grader's own process
+
+RAISES_CHECK = 'grader_raises("indexing past the answer", lambda: [0][checkpoint_answer])\n'
+
+
+def forged_raise(type_name):
+    """Rebind grader_raises so the hidden test exports an exception of this class name."""
+    return prepend(
+        "from IPython.display import display\n"
+        "def grader_raises(name, fn, *args, **kwargs):\n"
+        f"    display({{'application/vnd.jaxcourse.check+json': {{'name': name, 'value': "
+        f"{{'kind': 'raised', 'type': {type_name!r}}}, 'options': {{}}}}}}, raw=True)\n")
+
+
+def deep_output(depth):
+    """Write the executed notebook with an output nested `depth` levels, then kill the runner."""
+    return prepend(
+        "import json, os\nsent = json.load(open('/grader/in/submission.ipynb'))\n"
+        f"deep = 1\nfor _ in range({depth}):\n    deep = [deep]\n"
+        "for cell in sent['cells']:\n    if cell['cell_type'] == 'code':\n"
+        "        cell['outputs'] = [{'output_type': 'display_data', 'metadata': {}, 'data': {'application/json': {'a': deep}}}]\n"
+        "open('/grader/out/executed.ipynb', 'w').write(json.dumps(sent))\nos.kill(os.getppid(), 9)\n")
+
+
+def repeated_records(count):
+    """Write the executed notebook with `count` exports of the one expected check in sums-test,
+    then kill the runner: an executed file within the output cap, read back by the grader."""
+    record = {"output_type": "display_data", "metadata": {}, "data": {
+        "application/vnd.jaxcourse.check+json": {"name": "sums of a 4x5 table", "options": {},
+                                                 "value": {"kind": "none"}}}}
+    return prepend(
+        "import json, os\nsent = json.load(open('/grader/in/submission.ipynb'))\n"
+        "for cell in sent['cells']:\n"
+        "    if cell['metadata'].get('nbgrader', {}).get('grade_id') == 'sums-test':\n"
+        f"        cell['outputs'] = [{record!r}] * {count}\n"
+        "open('/grader/out/executed.ipynb', 'w').write(json.dumps(sent))\nos.kill(os.getppid(), 9)\n")
+
+
+def without_nbgrader_metadata(nb):
+    for cell in nb.cells:
+        cell.metadata.pop("nbgrader", None)
+
+
+def put_beside(course, student, name, data=b""):
+    path = course.submitted / student / "tiny" / name
+    path.write_bytes(data)
+    return path
+
+
+def nested_folders(root, depth):
+    """`depth` folders, one inside the next, made without paths longer than PATH_MAX."""
+    import os
+    fd = os.open(root, os.O_RDONLY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(fd)
+
+
+@pytest.fixture(scope="module")
+def round4(tmp_path_factory):
+    """One class of hostile and Colab-shaped folders beside an honest student, graded by the
+    command line: it must finish, write every row, and exit 0 (no grader bug is left to hit)."""
+    import os
+    from jaxcourse.cli import main
+    from jaxcourse.release import release
+    from jaxcourse.report import read_csv
+    course = fresh_tiny(tmp_path_factory.mktemp("round4"))
+    source = nbformat.read(course.lesson_notebook("tiny"), as_version=4)
+    for cell in source.cells:  # an exception check, so a submission can name a class to the grader
+        if cell.get("id") == "checkpoint-test":
+            cell.source = cell.source.replace("### END HIDDEN TESTS", RAISES_CHECK + "### END HIDDEN TESTS")
+    nbformat.write(source, course.lesson_notebook("tiny"))
+    release(course, ["tiny"])
+
+    for student in ("honest", "hoarder", "odd-folder"):
+        submit_solution(course, student)
+    put_beside(course, "honest", "timestamp.txt", b"2026-01-05 10:00:00.000000 UTC")
+    # Beside a correct notebook: a tree deeper than the stack, 1,500 entries, a 600 MiB timestamp.txt.
+    deep = course.submitted / "hoarder" / "tiny" / "d"
+    nested_folders(deep.parent, 1200)
+    for i in range(1500):
+        put_beside(course, "hoarder", f"scratch-{i}.txt")
+    with open(course.submitted / "hoarder" / "tiny" / "timestamp.txt", "wb") as handle:
+        handle.truncate(600 * 2**20)  # sparse: 600 MiB to whoever reads it
+    # A linked timestamp.txt, and a notebook whose name is not UTF-8 and holds a terminal escape.
+    os.symlink("/etc/passwd", course.submitted / "odd-folder" / "tiny" / "timestamp.txt")
+    put_beside(course, "odd-folder", os.fsdecode(b"notes-\xff\x1b[2J.ipynb"), b"{}")
+    linked = submit_solution(course, "linked-notebook")
+    linked.unlink()
+    linked.symlink_to(course.submitted / "honest" / "tiny" / "tiny.ipynb")
+    submit_solution(course, "dlopen", edit=forged_raise("ctypes.cdll.rt4nolib"))
+    submit_solution(course, "repeats", edit=repeated_records(80_000))
+    submit_solution(course, "deep-output", edit=deep_output(440))
+    # Colab's "Save a copy in Drive" name, with the nbgrader metadata lost and the cell ids kept.
+    for student, names, edit in (("colab", ["Copy of tiny.ipynb"], without_nbgrader_metadata),
+                                 ("two-copies", ["Copy of tiny.ipynb", "tiny (1).ipynb"], None)):
+        path = submit_solution(course, student, edit=edit)
+        for name in names:
+            put_beside(course, student, name, path.read_bytes())
+        path.unlink()
+
+    try:
+        status = main(["grade", "tiny", "--course-dir", str(course.root), "--quiet"])
+        rows = {}
+        for row in read_csv(course.grades / "tiny.csv"):
+            rows.setdefault(row["student_id"], {})[row["grade_id"]] = row
+        yield course, status, rows
+    finally:
+        safefs.remove_tree(deep)  # pytest's own clean-up of old temporary folders recurses
+
+
+def test_a_hostile_class_finishes_writes_every_row_and_exits_0(round4):
+    course, status, rows = round4
+    assert status == 0
+    assert sorted(rows) == ["colab", "deep-output", "dlopen", "hoarder", "honest", "linked-notebook", "odd-folder",
+                            "repeats", "two-copies"]
+    assert all(len(cells) == 2 for cells in rows.values()), rows
+    for student in ("honest", "hoarder", "odd-folder", "colab"):
+        assert [r["status"] for r in rows[student].values()] == ["ok", "ok"], (student, rows[student])
+
+
+def test_a_folder_deeper_than_the_stack_beside_the_notebook_is_never_entered(round4):
+    from jaxcourse.report import write_lesson_feedback
+    course, _, rows = round4
+    assert rows["hoarder"]["sums-test"]["detail"].startswith("1 hidden check(s) passed")
+    written, skipped = write_lesson_feedback(course, "tiny")  # jaxcourse feedback takes the same path
+    assert course.feedback / "hoarder" / "tiny" / "tiny.html" in written, skipped
+
+
+def test_a_crowded_folder_is_looked_at_up_to_its_entry_cap(round4):
+    _, _, rows = round4
+    assert "the folder holds more than 1000 entries" in rows["hoarder"]["sums-test"]["detail"]
+
+
+def test_timestamp_txt_is_read_within_its_cap_and_never_through_a_link(round4):
+    course, _, rows = round4
+    assert "timestamp.txt ignored: 629145600 bytes, over the 1024-byte limit" in rows["hoarder"]["sums-test"]["detail"]
+    assert "timestamp.txt ignored: not a regular file" in rows["odd-folder"]["sums-test"]["detail"]
+    autograded = course.autograded
+    assert (autograded / "honest" / "tiny" / "timestamp.txt").read_text() == "2026-01-05 10:00:00.000000 UTC"
+    assert not (autograded / "hoarder" / "tiny" / "timestamp.txt").exists()
+    assert not (autograded / "odd-folder" / "tiny" / "timestamp.txt").exists()
+
+
+def test_file_names_of_any_bytes_reach_the_csv_as_inert_text(round4):
+    _, _, rows = round4
+    detail = rows["odd-folder"]["sums-test"]["detail"]
+    assert "ignored extra notebooks: 'notes-\ufffd\\x1b[2J.ipynb'" in detail, detail
+
+
+def test_a_linked_notebook_is_not_followed(round4):
+    _, _, rows = round4
+    for row in rows["linked-notebook"].values():
+        assert row["status"] == "missing" and "tiny.ipynb is not a regular file (links are not followed)" in row["detail"]
+
+
+def test_an_exported_exception_name_runs_nothing_in_the_grader(round4):
+    _, _, rows = round4
+    row = rows["dlopen"]["checkpoint-test"]
+    assert row["status"] == "failed", row
+    assert "raised ctypes.cdll.rt4nolib, expected builtins.IndexError" in row["detail"]
+    assert rows["honest"]["checkpoint-test"]["status"] == "ok"  # the exception check itself passes honestly
+
+
+def test_an_executed_notebook_of_80000_exports_is_refused_before_it_is_read(round4):
+    _, _, rows = round4
+    for row in rows["repeats"].values():
+        assert row["status"] == "error" and "holds more than 12000 outputs" in row["detail"], row
+
+
+def test_an_executed_notebook_nested_past_the_bound_is_refused_before_it_is_copied(round4):
+    _, _, rows = round4
+    for row in rows["deep-output"].values():
+        assert row["status"] == "error" and "nests deeper than 100 levels" in row["detail"], row
+
+
+def test_a_colab_copy_is_graded_when_it_is_the_only_notebook(round4):
+    _, _, rows = round4
+    for row in rows["colab"].values():
+        assert "graded 'Copy of tiny.ipynb' as tiny.ipynb" in row["detail"], row
+    for row in rows["two-copies"].values():
+        assert row["status"] == "missing", row
+        assert "2 notebooks could be it: 'Copy of tiny.ipynb', 'tiny (1).ipynb'" in row["detail"]
+
+
+def test_lost_nbgrader_metadata_is_restored_by_cell_id(round4):
+    _, _, rows = round4
+    for row in rows["colab"].values():
+        assert "nbgrader metadata of 4 cell(s) restored from the lesson by cell id" in row["detail"], row
+
+
+def test_feedback_and_the_class_report_run_on_the_hostile_class(round4):
+    from jaxcourse.cli import main
+    course, _, _ = round4
+    assert main(["feedback", "tiny", "--course-dir", str(course.root)]) == 0
+    assert main(["report", "tiny", "--course-dir", str(course.root)]) == 0
+    assert (course.feedback / "colab" / "tiny" / "tiny.html").is_file()
+
+
+# ---------------------------------------------------------------- a fault in any stage fails one student
+
+def marked(nb):
+    """A correct answer whose test cell prints a marker, so a fault can pick this student's cell."""
+    answer("def column_sums(table):\n    print('fault-here')\n    return table.sum(axis=0)\n")(nb)
+
+
+def test_a_fault_at_any_stage_fails_only_its_student(tmp_path, monkeypatch):
+    """An arbitrary exception raised for one student in collect, hashing, sanitize, scoring or
+    recording, or while writing feedback, becomes that student's rows; the class is graded and written."""
+    from jaxcourse import collect as collecting, grade as grading, record, report
+    from jaxcourse.collect import Submission
+    from jaxcourse.grade import Options, grade_lesson
+    from jaxcourse.report import read_csv, write_lesson_feedback
+    course = fresh_tiny(tmp_path)
+    faults = {  # student: (stage, owner, function, whether this call is the student's, exception)
+        "f-collect": ("collect", collecting, "scan", lambda student, *_: student == "f-collect", RuntimeError),
+        "f-hashing": ("hashing", Submission, "content_hash", lambda sub: sub.student == "f-hashing", RecursionError),
+        "f-sanitize": ("sanitize", grading, "read_submission", lambda path: "f-sanitize" in path.parts, KeyError),
+        "f-scoring": ("scoring", grading, "score_cell",
+                      lambda _id, _points, cell, *_: "fault-here" in str(cell), ZeroDivisionError),
+        "f-autograded": ("recording", grading, "write_autograded", lambda _c, _l, student, *_: student == "f-autograded",
+                         UnicodeError),
+        "f-gradebook": ("recording", grading, "record_grades", lambda _c, _l, student, *_: student == "f-gradebook",
+                        AttributeError),
+        "f-ledger": ("recording", record.LedgerEntry, "save", lambda entry, *_: entry.student == "f-ledger", TypeError),
+    }
+    for student in ("a", *faults, "z"):
+        submit_solution(course, student, edit=marked if student == "f-scoring" else None)
+    for student, (_, owner, name, mine, error) in faults.items():
+        real = getattr(owner, name)
+
+        def faulty(*args, real=real, mine=mine, error=error, **kwargs):
+            if mine(*args, **kwargs):
+                raise error("an injected fault")
+            return real(*args, **kwargs)
+        monkeypatch.setattr(owner, name, faulty)
+
+    summary = grade_lesson(course, "tiny", Options(log=lambda *_: None))
+    rows = {}
+    for row in read_csv(summary.csv_path):
+        rows.setdefault(row["student_id"], []).append(row)
+    assert sorted(rows) == sorted(["a", *faults, "z"]) and all(len(r) == 2 for r in rows.values())
+    for student in ("a", "z"):
+        assert [r["status"] for r in rows[student]] == ["ok", "ok"], rows[student]
+    for student, (stage, *_, error) in faults.items():
+        for row in rows[student]:
+            assert row["status"] == "internal-error" and row["points"] == "0", row
+            assert f"{error.__name__}: " in row["detail"] and f"stage: {stage}" in row["detail"], row
+        assert record.LedgerEntry.load(course, "tiny", student) is None  # not final: graded again next run
+    assert summary.internal_errors == len(faults) and "an injected fault" in summary.error_log.read_text()
+
+    real_page = report.write_feedback
+
+    def page_fails_for_a(course_, lesson, student, *args):
+        if student == "a":
+            raise MemoryError("an injected fault")
+        return real_page(course_, lesson, student, *args)
+    monkeypatch.setattr(report, "write_feedback", page_fails_for_a)
+    written, skipped = write_lesson_feedback(course, "tiny")
+    assert written == [course.feedback / "z" / "tiny" / "tiny.html"]
+    assert "a: feedback failed: MemoryError: an injected fault" in skipped

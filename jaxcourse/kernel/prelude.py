@@ -65,6 +65,8 @@ def _grader_setup():
         array = np.asarray(value)
         if type(array) is not np.ndarray or array.dtype.hasobject or array.dtype.fields is not None:
             return unsupported(value)
+        if not array.dtype.isnative:  # exported under its plain name ("float32", never ">f4")
+            array = array.astype(array.dtype.newbyteorder("="))
         return {
             "kind": "array",
             "dtype": str(array.dtype),

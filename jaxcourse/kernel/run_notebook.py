@@ -26,6 +26,9 @@ from papermill.utils import merge_kwargs, remove_args
 
 RECORD_MIMES = ("application/vnd.jaxcourse.check+json", "application/vnd.jaxcourse.receipt+json")
 RECORD_BYTES = 16 * 2**20
+# Outputs kept per notebook, whatever their size: the grader's work grows with their number
+# (execute.MAX_OUTPUTS_READ refuses an executed notebook holding more than these allow).
+MAX_OUTPUTS = {"plain": 10_000, "records": 1_000}
 # papermill saves the notebook before and after every cell; a cell's results need only be on
 # disk soon after it ends (for a run killed at the wall-clock limit), and the final save is kept.
 SAVE_EVERY = 2.0
@@ -52,13 +55,15 @@ class GraderClient(PapermillNotebookClient):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.budget = {"plain": self.output_bytes, "records": RECORD_BYTES}
+        self.outputs_left = dict(MAX_OUTPUTS)
         self.warned = False
 
     def output(self, outs, msg, display_id, cell_index):
         size, is_record = output_size(msg)
         key = "records" if is_record else "plain"
         self.budget[key] -= size
-        if self.budget[key] < 0:
+        self.outputs_left[key] -= 1
+        if self.budget[key] < 0 or self.outputs_left[key] < 0:
             if not self.warned:
                 self.warned = True
                 outs.append(nbclient.client.output_from_msg(
