@@ -84,7 +84,7 @@ def scan(student: str, lesson: str, folder: Path, notebook_names: list[str]) -> 
     entries, more = safefs.list_folder(folder, MAX_ENTRIES)
     if more:
         submission.notes.append(f"the folder holds more than {MAX_ENTRIES} entries: only the lesson's notebooks, "
-                                f"by their exact names, and {TIMESTAMP} were looked at")
+                                f"by their exact names, and nbgrader's own files were looked at")
         entries = {f"{name}.ipynb": safefs.kind_of(folder / f"{name}.ipynb") for name in notebook_names}
         entries = {name: kind for name, kind in entries.items() if kind is not None}
     found = sorted(name for name, kind in entries.items() if kind == "file" and name.endswith(".ipynb"))

@@ -24,7 +24,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from conftest import FIXTURES, REPO, release_nb
+from conftest import FIXTURES, REPO
 from jaxcourse import fabricate
 from jaxcourse.course import COURSE_ID, Course
 from jaxcourse.release import HIDDEN_REGION, nbgrader_api, release
