@@ -1,0 +1,24 @@
+# replaces: challenge-solution
+# fails: challenge-test
+def matmul(x, y, bm, bk, bn):
+    """x @ y for float32 x (M, K) and y (K, N) as a Pallas kernel over a (M // bm, N // bn, K // bk) grid,
+    accumulating in the output block over the last grid axis. Raise ValueError unless bm, bk, bn divide M, K, N."""
+    # Zeroes when the first grid axis is 0: every k step of the first row of blocks restarts, the others never start.
+    (m, k), (k2, n) = x.shape, y.shape
+    if k != k2 or m % bm or k % bk or n % bn:
+        raise ValueError(f"blocks ({bm}, {bk}) and ({bk}, {bn}) must divide x {x.shape} and y {y.shape}")
+
+    def kernel(x_ref, y_ref, o_ref):
+        @pl.when(pl.program_id(0) == 0)
+        def _():
+            o_ref[...] = jnp.zeros_like(o_ref)
+        o_ref[...] += jnp.dot(x_ref[...], y_ref[...], preferred_element_type=jnp.float32)
+
+    return pl.pallas_call(
+        kernel,
+        out_shape=jax.ShapeDtypeStruct((m, n), jnp.float32),
+        grid=(m // bm, n // bn, k // bk),
+        in_specs=[pl.BlockSpec((bm, bk), lambda i, j, s: (i, s)), pl.BlockSpec((bk, bn), lambda i, j, s: (s, j))],
+        out_specs=pl.BlockSpec((bm, bn), lambda i, j, s: (i, j)),
+        interpret=INTERPRET,
+    )(x, y)
