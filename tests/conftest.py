@@ -1,6 +1,7 @@
 """Shared fixtures: scratch course folders built from real lessons, graded with the real pipeline."""
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import warnings
@@ -113,6 +114,20 @@ def submit_solution(course: Course, student: str, lesson: str = "tiny", edit=Non
     if edit is not None:
         edit(nb)
     return fabricate.submit(course, student, lesson, nb)
+
+
+def nested_folders(root: Path, depth: int, link_to: str | None = None) -> None:
+    """`depth` folders, one inside the next, made without paths longer than PATH_MAX; with
+    `link_to`, the innermost holds a link `escape` to it."""
+    fd = os.open(root, os.O_RDONLY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    if link_to is not None:
+        os.symlink(link_to, "escape", dir_fd=fd)
+    os.close(fd)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -16,6 +16,7 @@ import numpy as np
 import psutil
 import pytest
 
+from conftest import nested_folders
 from jaxcourse import safefs
 from jaxcourse.execute import Limits, _tree_usage, accelerator_nodes, bwrap_command, sandbox_env
 from jaxcourse.kernel import prelude
@@ -632,21 +633,10 @@ def test_read_regular_refuses_links_fifos_and_large_files(tmp_path):
     assert time.monotonic() - start < 5  # never blocks on a pipe
 
 
-def deep_tree(root, depth):
-    fd = os.open(root, os.O_RDONLY)
-    for _ in range(depth):
-        os.mkdir("d", dir_fd=fd)
-        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-        os.close(fd)
-        fd = inner
-    os.symlink("/etc", "escape", dir_fd=fd)
-    os.close(fd)
-
-
 def test_a_tree_deeper_than_the_stack_is_measured_and_removed(tmp_path):
     root = tmp_path / "out"
     root.mkdir()
-    deep_tree(root, 5000)
+    nested_folders(root, 5000, link_to="/etc")
     (root / "link").symlink_to(tmp_path.parent)
     size, entries = safefs.tree_usage(root, max_entries=1000)
     assert entries > 1000  # past the depth cap: counts as over the limit

@@ -10,7 +10,7 @@ import threading
 import nbformat
 import pytest
 
-from conftest import fresh_tiny, grade, release_nb, submit_solution
+from conftest import fresh_tiny, grade, nested_folders, release_nb, submit_solution
 from jaxcourse import fabricate, safefs
 from jaxcourse.execute import Limits
 from jaxcourse.record import executed_path
@@ -528,18 +528,6 @@ def put_beside(course, student, name, data=b""):
     path = course.submitted / student / "tiny" / name
     path.write_bytes(data)
     return path
-
-
-def nested_folders(root, depth):
-    """`depth` folders, one inside the next, made without paths longer than PATH_MAX."""
-    import os
-    fd = os.open(root, os.O_RDONLY)
-    for _ in range(depth):
-        os.mkdir("d", dir_fd=fd)
-        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-        os.close(fd)
-        fd = inner
-    os.close(fd)
 
 
 @pytest.fixture(scope="module")
