@@ -23,6 +23,7 @@ from pathlib import Path
 import nbformat
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 
 from conftest import REPO
@@ -228,7 +229,11 @@ def execute(nb: nbformat.NotebookNode, venv: CleanVenv, workdir: Path, env: dict
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(venv.kernel_dirs)]))
     client = NotebookClient(nb, km=km, timeout=CELL_TIMEOUT, allow_errors=True, record_timing=True,
                             resources={"metadata": {"path": str(workdir)}})
-    client.execute(cwd=str(workdir), env={**(kernel_env(venv) if env is None else env), **extra_env})
+    try:
+        client.execute(cwd=str(workdir), env={**(kernel_env(venv) if env is None else env), **extra_env})
+    finally:  # nbclient leaves a kernel it was handed running (each holds 0.2-0.5 GB)
+        if km.has_kernel:
+            run_sync(km.shutdown_kernel)(now=True)
     nbformat.write(nb, workdir / "executed.ipynb")   # kept in the tmp folder for a post-mortem
     return nb
 
