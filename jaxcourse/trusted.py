@@ -103,13 +103,21 @@ def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
     return cells
 
 
+PACKAGE = Path(__file__).parent
+
+
+def code_digest(package: Path = PACKAGE) -> bytes:
+    """A digest of every Python file of the grader, in every subfolder (a module moved into a
+    package still counts), with its path."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
 def source_hash(course: Course, lesson: str) -> str:
     """Identifies the expected values: the lesson's source and the grader code that judges it."""
-    digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes())
-    package = Path(__file__).parent
-    for path in sorted([*package.glob("*.py"), *(package / "kernel").glob("*.py")]):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return hashlib.sha256(course.lesson_notebook(lesson).read_bytes() + code_digest()).hexdigest()
 
 
 def solution_failures(platform: str, execution: Execution, merged: NotebookNode,
