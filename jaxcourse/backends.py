@@ -13,7 +13,7 @@ from nbformat.notebooknode import NotebookNode
 
 from . import ray_backend
 from .execute import CompilationCache, Execution, Sandbox, SandboxSpec, preflight
-from .workers import default_workers, worker_env
+from .platforms import default_workers, worker_env
 
 if TYPE_CHECKING:
     from .grade import Options

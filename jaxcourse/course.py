@@ -11,8 +11,10 @@ from pathlib import Path
 
 from traitlets.config import Config
 
+from .platforms import NAMES, TABLE
+
 COURSE_ID = "jax-course"
-PLATFORMS = ("cpu", "gpu", "tpu")
+PLATFORMS = NAMES  # the platform table's names
 SETTINGS_FILE = "course.toml"
 PINS_FILE = "requirements-cpu.txt"   # a pip freeze of the environment the grader runs
 # GitHub's rules for owner and repository names, and a branch name without surprises in a URL.
@@ -144,7 +146,7 @@ class LessonInfo:
         """Raise CourseError when this lesson cannot be graded on `platform`."""
         if platform not in self.platforms:
             need = f"; its tests need {self.devices} devices and a {platform} grading worker has one" \
-                if self.devices > 1 and platform != "cpu" else ""
+                if self.devices > 1 and not TABLE[platform].virtual_devices else ""
             raise CourseError(f"{self.lesson} can be graded on {', '.join(self.platforms)} only{need}: "
                               f"use --platform {self.platforms[0]}. Nothing was graded.")
 

@@ -23,6 +23,7 @@ from .course import Course, CourseError
 from .execute import (CompilationCache, Execution, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
                       assert_hidden, bwrap_path)
 from .late import assign_late_penalties
+from .platforms import TABLE
 from .record import (LedgerEntry, SubmissionMarks, TestCell, atomic_write, gradebook_marks, lesson_structure,
                      record_grades, reviewed_notebook, write_autograded)
 from .release import sync_gradebook
@@ -152,7 +153,7 @@ def expected_values(course: Course, lesson: str, options: Options, preflight: Ca
     """
     # On CPU the two runs share no device, so the cache fills while the solution runs (each
     # GPU or TPU chip takes one process at a time).
-    side_by_side = uses_cache(options) and options.platform == "cpu"
+    side_by_side = uses_cache(options) and not TABLE[options.platform].exclusive
     with ThreadPoolExecutor(max_workers=1) as pool:
         filling = pool.submit(fill_cache, course, lesson, options) if side_by_side else None
         try:

@@ -32,7 +32,8 @@ from nbformat.notebooknode import NotebookNode
 from traitlets.config import Config
 
 from .course import PLATFORMS, Course, CourseError
-from .execute import KERNEL_DIR, UNDRAWN_FIGURES, Execution, Limits, jax_platforms
+from .execute import KERNEL_DIR, UNDRAWN_FIGURES, Execution, Limits
+from .platforms import TABLE
 from .mutation import judge_mutants, run_mutation_notebook
 from .safefs import atomic_write
 from .score import compare
@@ -170,19 +171,19 @@ class Process:
 
     def __init__(self, platform: str):
         # Before `import jax`, which reads JAX_PLATFORMS once; the figures backend of graded runs.
-        os.environ["JAX_PLATFORMS"] = jax_platforms(platform)
+        os.environ["JAX_PLATFORMS"] = TABLE[platform].jax_platforms
         os.environ.update(UNDRAWN_FIGURES)
         sys.path.append(str(KERNEL_DIR / "figures"))
         import jax
         import jax.extend.backend
 
         self.jax, self.platform = jax, platform
-        jax.config.update("jax_platforms", jax_platforms(platform))
+        jax.config.update("jax_platforms", TABLE[platform].jax_platforms)
         self.config = dict(jax.config.values)
 
     def devices_missing(self, wanted: int) -> str:
         """Why a lesson that needs `wanted` devices cannot run here, or ''."""
-        if self.platform == "cpu":
+        if TABLE[self.platform].virtual_devices:
             return ""  # the CPU backend is rebuilt with as many as the lesson declares
         have = self.jax.device_count()
         return f"it needs {wanted} devices and this {self.platform} process has {have}" if wanted > have else ""
@@ -193,7 +194,7 @@ class Process:
         jax, notes = self.jax, []
         environ, cwd, path, main = dict(os.environ), os.getcwd(), list(sys.path), sys.modules.get("__main__")
         os.environ.update(env)
-        if self.platform == "cpu":  # a new backend with the lesson's devices (JAX_NUM_CPU_DEVICES is read at import)
+        if TABLE[self.platform].virtual_devices:  # a new backend with the lesson's devices (JAX_NUM_CPU_DEVICES is read at import)
             jax.extend.backend.clear_backends()
             jax.config.update("jax_num_cpu_devices",
                               int(env.get("JAX_NUM_CPU_DEVICES", self.config["jax_num_cpu_devices"])))

@@ -15,9 +15,7 @@ from nbformat.notebooknode import NotebookNode
 
 from .execute import Execution, Limits, Sandbox, SandboxSpec
 from .execute import preflight as local_preflight
-from .workers import worker_env
-
-RESOURCE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU"}
+from .platforms import TABLE
 
 
 class BackendUnavailable(RuntimeError):
@@ -40,23 +38,14 @@ def connect(address: str | None) -> None:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
 
 
-def _request(platform: str) -> dict:
-    """What one execution reserves: a core on cpu, a whole GPU or TPU chip otherwise."""
-    if platform == "gpu":
-        return {"num_cpus": 1, "num_gpus": 1}
-    if platform == "tpu":
-        return {"num_cpus": 1, "resources": {"TPU": 1}}
-    return {"num_cpus": 1}
-
-
 def default_workers(platform: str) -> int:
-    return max(1, int(_ray().cluster_resources().get(RESOURCE_NAMES[platform], 1)))
+    return max(1, int(_ray().cluster_resources().get(TABLE[platform].ray_resource, 1)))
 
 
 def _placement(platform: str, lesson_env: dict[str, str]) -> dict[str, str]:
     """The device env for the accelerator Ray assigned to this task, plus what the lesson needs."""
-    ids = _ray().get_runtime_context().get_accelerator_ids().get(RESOURCE_NAMES[platform]) or []
-    return worker_env(platform, int(ids[0]), lesson_env) if platform != "cpu" and ids else dict(lesson_env)
+    ids = _ray().get_runtime_context().get_accelerator_ids().get(TABLE[platform].ray_resource) or []
+    return TABLE[platform].worker_env(int(ids[0]), lesson_env) if ids else dict(lesson_env)
 
 
 def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...],
@@ -72,7 +61,7 @@ def _preflight(platform: str) -> str:
 def preflight(platform: str) -> str:
     """Check on a cluster node, with the resources an execution gets, that JAX can use `platform`."""
     ray = _ray()
-    return ray.get(ray.remote(**_request(platform))(_preflight).remote(platform))
+    return ray.get(ray.remote(**TABLE[platform].ray_request)(_preflight).remote(platform))
 
 
 class WarmNodeSandbox:
@@ -104,7 +93,7 @@ def warm_executors(options, workers: int, runs: int, lesson_env: dict[str, str])
     Each actor is created with its first notebook: an actor holds its core or chip for good, and
     the instructor's solution, which runs before any submission, needs one."""
     ray = _ray()
-    actor = ray.remote(**_request(options.platform))(WarmNodeSandbox)
+    actor = ray.remote(**TABLE[options.platform].ray_request)(WarmNodeSandbox)
     actors: list = [None] * max(1, min(workers, runs))
     lock, remaining, warm = threading.Lock(), [runs], set(range(len(actors)))
 
@@ -135,7 +124,7 @@ def executor(options, lesson_env: dict[str, str]):
 
     `lesson_env` is what the lesson adds to every sandbox (its virtual CPU devices)."""
     ray = _ray()
-    task = ray.remote(**_request(options.platform))(_execute)
+    task = ray.remote(**TABLE[options.platform].ray_request)(_execute)
 
     def execute(nb: NotebookNode) -> Execution:
         return ray.get(task.remote(nb, options.platform, options.limits, options.sandbox, options.preimport,

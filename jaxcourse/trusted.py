@@ -16,9 +16,9 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution, jax_platforms
+from .execute import KERNEL_DIR, Execution
+from .platforms import TABLE
 from .score import Status, check_records, inert_output_metadata, receipt_of, score_cell
-from .workers import worker_env
 
 Executor = Callable[[NotebookNode], Execution]
 
@@ -78,20 +78,19 @@ def interrupted_by(execution: Execution) -> tuple[str, str] | None:
 
 def lesson_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
     """On cpu, as many virtual devices as the lesson declares it needs."""
-    devices = course.info(lesson).devices
-    return {"JAX_NUM_CPU_DEVICES": str(devices)} if platform == "cpu" and devices > 1 else {}
+    return TABLE[platform].lesson_env(course.info(lesson).devices)
 
 
 def script_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
     """This process's environment for one of the lesson's plain Python programs: the platform
     and devices the grader would give it, and figures that are never shown."""
-    return {**os.environ, "JAX_PLATFORMS": jax_platforms(platform), "MPLBACKEND": "Agg",
+    return {**os.environ, "JAX_PLATFORMS": TABLE[platform].jax_platforms, "MPLBACKEND": "Agg",
             **lesson_env(course, lesson, platform)}
 
 
 def device_env(course: Course, lesson: str, platform: str, slot: int) -> dict[str, str]:
     """Worker `slot`'s own device, plus what the lesson needs."""
-    return worker_env(platform, slot, lesson_env(course, lesson, platform))
+    return TABLE[platform].worker_env(slot, lesson_env(course, lesson, platform))
 
 
 def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:

@@ -23,7 +23,7 @@ from jaxcourse.kernel import prelude
 from jaxcourse.report import csv_row, feedback_notebook, spreadsheet_safe
 from jaxcourse.sanitize import UnreadableSubmission, read_submission
 from jaxcourse.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
-from jaxcourse.workers import worker_env
+from jaxcourse.platforms import worker_env
 
 pytestmark = pytest.mark.fast
 

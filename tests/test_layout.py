@@ -1,9 +1,11 @@
 """The package's shape: what the code must keep true as modules move (fast, no kernels)."""
+import ast
 import shutil
+from pathlib import Path
 
 import pytest
 
-from jaxcourse import trusted
+from jaxcourse import platforms, trusted
 
 pytestmark = pytest.mark.fast
 
@@ -25,3 +27,56 @@ def test_code_digest_sees_modules_in_subfolders(tmp_path):
     assert added != edited
     (package / "run" / "platforms.py").rename(package / "run" / "moved.py")
     assert trusted.code_digest(package) not in (before, edited, added)
+
+
+def platform_branches(package: Path) -> list[str]:
+    """Each place outside the platform table that branches on a platform's name: a comparison with
+    it (`platform == "gpu"`, `in ("gpu", "tpu")`), a dict keyed by it, or a match case."""
+    names = set(platforms.NAMES)
+
+    def named(node: ast.AST) -> bool:
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return any(named(element) for element in node.elts)
+        return isinstance(node, ast.Constant) and node.value in names
+
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path == package / "platforms.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Compare):
+                hit = any(named(side) for side in (node.left, *node.comparators))
+            elif isinstance(node, ast.Dict):
+                hit = any(key is not None and named(key) for key in node.keys)
+            elif isinstance(node, ast.MatchValue):
+                hit = named(node.value)
+            else:
+                continue
+            if hit:
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    return found
+
+
+def test_platform_branches_counted_on_a_planted_one(tmp_path):
+    """The count below can fail: each kind of branch it looks for is found when planted."""
+    (tmp_path / "platforms.py").write_text('TABLE = {"cpu": 1}\n')  # the table itself is allowed
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "m.py").write_text(
+        'def f(platform):\n'
+        '    if platform == "gpu":\n        return 1\n'
+        '    if platform in ("x", "tpu"):\n        return 2\n'
+        '    match platform:\n        case "cpu":\n            return 3\n'
+        '    return {"cpu": "CPU"}[platform]\n')
+    assert platform_branches(tmp_path) == ["sub/m.py:2", "sub/m.py:4", "sub/m.py:7", "sub/m.py:9"]
+
+
+def test_no_platform_branches_outside_the_platform_table():
+    """What differs between platforms is one entry of platforms.TABLE, never a branch elsewhere."""
+    assert platform_branches(trusted.PACKAGE) == []
+
+
+def test_each_platform_is_one_complete_table_entry():
+    for name, platform in platforms.TABLE.items():
+        assert platform.name == name and platform.jax_platforms.split(",")[0] == name
+        assert platform.device_count() >= 0 and platforms.default_workers(name) >= 1
+        assert isinstance(platform.slot_env(0), dict) and platform.ray_resource
