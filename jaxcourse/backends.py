@@ -7,16 +7,13 @@ run one instrumented notebook and return its Execution. Register a new one in BA
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from nbformat.notebooknode import NotebookNode
 
 from . import ray_backend
-from .execute import CompilationCache, Execution, Sandbox, SandboxSpec, preflight
-from .platforms import default_workers, worker_env
-
-if TYPE_CHECKING:
-    from .grade import Options
+from .execute import CompilationCache, Execution, RunSettings, Sandbox, preflight
+from .platforms import default_workers
 
 Executor = Callable[[NotebookNode], Execution]
 
@@ -29,25 +26,19 @@ class WarmSandboxes:
     ones start at once, while the grader prepares its expected values.
     """
 
-    def __init__(self, options: Options, cache: CompilationCache | None, runs: int, lesson_env: dict[str, str],
-                 workers: int):
-        self.options, self.cache, self.remaining, self.lesson_env = options, cache, runs, lesson_env
+    def __init__(self, settings: RunSettings, cache: CompilationCache | None, runs: int, workers: int):
+        self.settings, self.cache, self.remaining = settings, cache, runs
         self.lock = threading.Lock()
         self.ready: dict[int, Sandbox] = {}
-        if options.warm:
+        if settings.warm:
             for slot in range(min(workers, runs)):
                 self._start_ahead(slot)
-
-    def _spec(self, slot: int) -> SandboxSpec:
-        o = self.options
-        return SandboxSpec(o.platform, o.limits, worker_env(o.platform, slot, self.lesson_env), o.sandbox,
-                           o.preimport, self.cache)
 
     def _start_ahead(self, slot: int) -> None:
         """Start `slot`'s next sandbox. If it cannot start now, the notebook that needs it tries again
         and, failing, is reported as an infrastructure failure; the notebook running now is not."""
         try:
-            sandbox = Sandbox(self._spec(slot))
+            sandbox = Sandbox(self.settings.spec(slot, self.cache))
         except Exception:
             return
         with self.lock:
@@ -58,8 +49,8 @@ class WarmSandboxes:
             with self.lock:
                 sandbox = self.ready.pop(slot, None)
                 self.remaining -= 1
-                warm_next = self.options.warm and self.remaining > len(self.ready)
-            sandbox = Sandbox.warm_or_new(sandbox, self._spec(slot))
+                warm_next = self.settings.warm and self.remaining > len(self.ready)
+            sandbox = Sandbox.warm_or_new(sandbox, self.settings.spec(slot, self.cache))
             if warm_next:
                 self._start_ahead(slot)
             return sandbox.run(nb)
@@ -76,7 +67,7 @@ class Local:
     """Bubblewrap sandboxes on this host, one worker per core, chip or GPU, warmed ahead."""
     shares_files = True  # sandboxes can mount this host's compilation cache
 
-    def prepare(self, options: Options) -> None:
+    def prepare(self, address: str | None) -> None:
         pass
 
     def preflight(self, platform: str) -> None:
@@ -85,14 +76,12 @@ class Local:
     def default_workers(self, platform: str) -> int:
         return default_workers(platform)
 
-    def single(self, options: Options, lesson_env: dict[str, str]) -> Executor:
-        spec = SandboxSpec(options.platform, options.limits, worker_env(options.platform, 0, lesson_env), options.sandbox,
-                           draw_figures=options.draw_figures)
-        return Sandbox(spec).run
+    def single(self, settings: RunSettings) -> Executor:
+        return Sandbox(settings.spec(0)).run
 
-    def executors(self, options: Options, workers: int, runs: int, lesson_env: dict[str, str],
+    def executors(self, settings: RunSettings, workers: int, runs: int,
                   cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
-        pool = WarmSandboxes(options, cache, runs, lesson_env, workers)
+        pool = WarmSandboxes(settings, cache, runs, workers)
         return [pool.executor(slot) for slot in range(workers)], pool.close
 
 

@@ -110,11 +110,33 @@ class SandboxSpec:
     """Everything that decides how a sandbox runs a notebook."""
     platform: str = "cpu"
     limits: Limits = field(default_factory=Limits)
-    device_env: dict[str, str] = field(default_factory=dict)  # the worker's own device (workers.worker_env)
+    device_env: dict[str, str] = field(default_factory=dict)  # the worker's own device (RunSettings.spec)
     sandbox: bool = True                                      # False: trusted notebooks only
     preimport: tuple[str, ...] = ()
     cache: "CompilationCache | None" = None
     draw_figures: bool = False  # only to record a lesson's figures; graded runs skip the drawing
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How every notebook of one run executes; `spec` is the one place a SandboxSpec is built.
+
+    One frozen value, so that it crosses worker threads and Ray nodes whole."""
+    platform: str = "cpu"
+    limits: Limits = field(default_factory=Limits)
+    sandbox: bool = True                  # False: trusted notebooks only
+    preimport: tuple[str, ...] = ()       # what a started kernel imports before its notebook arrives
+    draw_figures: bool = False            # only to record a lesson's figures
+    warm: bool = True                     # start each worker's next sandbox while it grades
+    lesson_env: tuple[tuple[str, str], ...] = ()  # what the lesson adds to every run (its virtual devices)
+
+    def spec(self, slot: int | None = 0, cache: CompilationCache | None = None) -> SandboxSpec:
+        """The sandbox of worker `slot`, confined to that device (None: to none of its own, as a Ray
+        task that was given no accelerator), mounting `cache` if there is one."""
+        lesson_env = dict(self.lesson_env)
+        device_env = lesson_env if slot is None else TABLE[self.platform].worker_env(slot, lesson_env)
+        return SandboxSpec(self.platform, self.limits, device_env, self.sandbox, self.preimport, cache,
+                           self.draw_figures)
 
 
 def bwrap_path() -> str | None:

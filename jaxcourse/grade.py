@@ -20,8 +20,8 @@ from . import report, safefs
 from .backends import BACKENDS
 from .collect import Submission, collect
 from .course import Course, CourseError
-from .execute import (CompilationCache, Execution, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
-                      assert_hidden, bwrap_path)
+from .execute import (CompilationCache, Execution, Limits, RunSettings, Sandbox, SandboxUnavailable, assert_hidden,
+                      bwrap_path)
 from .late import assign_late_penalties
 from .platforms import TABLE
 from .record import (LedgerEntry, SubmissionMarks, TestCell, atomic_write, gradebook_marks, lesson_structure,
@@ -29,8 +29,7 @@ from .record import (LedgerEntry, SubmissionMarks, TestCell, atomic_write, grade
 from .release import sync_gradebook
 from .sanitize import UnreadableSubmission, read_submission, sanitize
 from .score import CellResult, Status, inert, score_cell
-from .trusted import (Executor, cells_by_grade_id, device_env, interrupted_by, judge_solution, lesson_env, run,
-                      source_hash)
+from .trusted import Executor, cells_by_grade_id, interrupted_by, judge_solution, lesson_env, run, source_hash
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
 # What a warm kernel imports before its notebook arrives: JAX's heavy dependencies, but not
@@ -41,6 +40,8 @@ PREIMPORT = ("numpy", "ml_dtypes", "opt_einsum", "jaxlib._jax", "jaxlib.xla_clie
 
 @dataclass
 class Options:
+    """One command's choices: how notebooks run (`run_settings`), which backend runs them and
+    where, what to grade, and what the user sees (log, progress), which stays in this layer."""
     platform: str = "cpu"
     limits: Limits = field(default_factory=Limits)
     sandbox: bool = True
@@ -55,6 +56,11 @@ class Options:
     students: tuple[str, ...] = ()  # grade only these (the others keep their last grade)
     log: callable = print
     progress: "Progress" = field(default_factory=lambda: Progress())
+
+    def run_settings(self, course: Course, lesson: str) -> RunSettings:
+        """How `lesson`'s notebooks run: all the run layer is given of these options."""
+        return RunSettings(self.platform, self.limits, self.sandbox, self.preimport, self.draw_figures, self.warm,
+                           tuple(sorted(lesson_env(course, lesson, self.platform).items())))
 
 
 class Progress:
@@ -112,15 +118,13 @@ def fill_cache(course: Course, lesson: str, options: Options) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         for entry in folder.iterdir():  # emptied in place: sandboxes started ahead have it mounted
             safefs.remove_tree(entry)
-    spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
-                       cache=cache)
-    Sandbox(spec).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
+    Sandbox(options.run_settings(course, lesson).spec(0, cache)).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
 
 
 def trusted_run(course: Course, lesson: str, options: Options) -> dict:
     """Run the instructor's solution and keep each test cell's exports as the expected values."""
     nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    execute = BACKENDS[options.backend].single(options, lesson_env(course, lesson, options.platform))
+    execute = BACKENDS[options.backend].single(options.run_settings(course, lesson))
     execution, merged, receipt, problem = run(nb, execute)
     return judge_solution(course, lesson, options.platform, execution, merged, receipt, problem)
 
@@ -340,7 +344,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
                                      "or pass --unsafe-no-sandbox to grade trusted notebooks without it")
         assert_hidden(course.root)
     backend = BACKENDS[options.backend]
-    backend.prepare(options)
+    backend.prepare(options.ray_address)
     if not collect(course, lesson, [])[0]:
         raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
                           "(nbgrader collect puts them there). Nothing was graded and the gradebook is unchanged.")
@@ -377,8 +381,8 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         cache.path.mkdir(parents=True, exist_ok=True)
     # The workers' first sandboxes boot while the solution runs: they import no jax and open no
     # device before their notebook arrives, and the cache they mount is filled before it does.
-    executors, close = backend.executors(options, workers, len(todo) * len(structure),
-                                         lesson_env(course, lesson, options.platform), cache)
+    executors, close = backend.executors(options.run_settings(course, lesson), workers,
+                                         len(todo) * len(structure), cache)
     try:
         if current:  # stored values prove nothing about this machine; a fresh run's receipt does
             backend.preflight(options.platform)

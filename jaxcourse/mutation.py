@@ -18,9 +18,9 @@ from nbformat.notebooknode import NotebookNode
 
 from . import fabricate
 from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution, Sandbox, SandboxSpec
+from .execute import KERNEL_DIR, Execution, Sandbox
 from .score import CellResult, Status, receipt_of, score_cell
-from .trusted import Executor, device_env, interrupted_by, judge_solution, run
+from .trusted import Executor, interrupted_by, judge_solution, run
 
 if TYPE_CHECKING:
     from .grade import Options
@@ -181,9 +181,7 @@ def check_mutants(course: Course, lesson: str, options: Options,
     """
     from .grade import current_expected, keep_expected  # grade imports nbgrader; the in-process path has none
 
-    spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
-                       options.sandbox)
-    done = run_mutation_notebook(course, lesson, Sandbox(spec).run, mutants)
+    done = run_mutation_notebook(course, lesson, Sandbox(options.run_settings(course, lesson).spec(0)).run, mutants)
     trusted = judge_solution(course, lesson, options.platform, done.execution, done.solution, done.receipt,
                              done.problem)
     expected = (current_expected(course, lesson, options) or keep_expected(course, lesson, options, trusted))["checks"]

@@ -88,11 +88,6 @@ def script_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
             **lesson_env(course, lesson, platform)}
 
 
-def device_env(course: Course, lesson: str, platform: str, slot: int) -> dict[str, str]:
-    """Worker `slot`'s own device, plus what the lesson needs."""
-    return TABLE[platform].worker_env(slot, lesson_env(course, lesson, platform))
-
-
 def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
     cells = {}
     for cell in nb.cells:

@@ -12,8 +12,9 @@ import pytest
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate, ray_backend
 from jaxcourse import grade as grading
-from jaxcourse.execute import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
-from jaxcourse.grade import PREIMPORT, Options, cache_path, expected_path
+from jaxcourse.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
+                               SandboxSpec)
+from jaxcourse.grade import PREIMPORT, cache_path, expected_path
 from jaxcourse.record import executed_path
 from test_resume import export_totals
 
@@ -262,7 +263,7 @@ def test_graded_runs_build_figures_without_drawing_them():
 
 def test_a_warm_ray_actor_serves_each_notebook_a_fresh_sandbox(local_ray):
     """What an actor keeps between submissions is a started sandbox, never a used one."""
-    executors, close = ray_backend.warm_executors(Options(preimport=PREIMPORT), workers=1, runs=3, lesson_env={})
+    executors, close = ray_backend.warm_executors(RunSettings(preimport=PREIMPORT), workers=1, runs=3)
     (execute,) = executors
     try:
         first = printed(execute(notebook("open('/tmp/left-behind', 'w').write('x')\nsecret = 42\nimport sys\n"

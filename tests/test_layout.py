@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from jaxcourse import platforms, trusted
+from jaxcourse.execute import CompilationCache, RunSettings
 
 pytestmark = pytest.mark.fast
 
@@ -80,3 +81,28 @@ def test_each_platform_is_one_complete_table_entry():
         assert platform.name == name and platform.jax_platforms.split(",")[0] == name
         assert platform.device_count() >= 0 and platforms.default_workers(name) >= 1
         assert isinstance(platform.slot_env(0), dict) and platform.ray_resource
+
+
+def test_one_sandbox_spec_builder():
+    """Every sandbox of a run is specified by RunSettings.spec: no other module fills a SandboxSpec."""
+    builders = []
+    for path in sorted(trusted.PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "SandboxSpec" and (
+                        node.args or node.keywords):
+                    builders.append(f"{path.relative_to(trusted.PACKAGE)}:{function.name}")
+    assert builders == ["execute.py:spec"]
+
+
+def test_run_settings_confine_each_slot_and_carry_the_lesson():
+    settings = RunSettings("tpu", preimport=("numpy",), draw_figures=True, lesson_env=(("LESSON", "1"),))
+    cache = CompilationCache(Path("/nonexistent"))
+    spec = settings.spec(2, cache)
+    assert spec.device_env == {**platforms.worker_env("tpu", 2), "LESSON": "1"}
+    assert (spec.platform, spec.preimport, spec.draw_figures, spec.cache) == ("tpu", ("numpy",), True, cache)
+    assert settings.spec(None).device_env == {"LESSON": "1"}  # a Ray task given no chip of its own
+    assert RunSettings().spec(5).device_env == {} and RunSettings().spec(5).cache is None
