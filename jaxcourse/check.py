@@ -25,9 +25,11 @@ import nbformat
 from . import fabricate
 from .artefacts import example_problems, example_source, solution_notebook, solution_script
 from .course import Course, CourseError
-from .grade import Options, trusted_run
+from .expected import trusted_run
 from .mutation import check_mutants, is_test_cell, usable_mutants
-from .release import HIDDEN_REGION, release
+from .options import Options
+from .lessonfile import HIDDEN_REGION
+from .release import release
 from .trusted import script_env
 
 

@@ -19,13 +19,16 @@ from .analytics import write_report
 from .check import check_lesson
 from .course import PLATFORMS, SETTINGS_FILE, Course, CourseError
 from .execute import Limits, PlatformUnavailable, SandboxUnavailable, preflight
-from .grade import Options, Progress, grade_lesson, trusted_run
+from .expected import trusted_run
+from .grade import grade_lesson
 from .inprocess import add_options, check_in_process, compare_exports
 from .ray_backend import BackendUnavailable
 from .publish import publish
 from .record import LedgerEntry
 from .report import write_lesson_feedback
-from .release import ClearOutputs, release, write_recorded
+from .lessonfile import ClearOutputs, write_recorded
+from .options import Options, Progress
+from .release import release
 from .scaffold import new_lesson
 
 DEMO_MARKER = ".jaxcourse-demo"

@@ -59,7 +59,7 @@ def configure_nbgrader(c: Config) -> Config:
         "nbgrader.preprocessors.InstantiateTests",
         "nbgrader.preprocessors.LockCells",
         "nbgrader.preprocessors.ClearSolutions",
-        "jaxcourse.release.ClearOutputs",
+        "jaxcourse.lessonfile.ClearOutputs",
         "jaxcourse.release.InsertRecordedOutputs",
         "jaxcourse.release.AddColabCells",
         "nbgrader.preprocessors.CheckCellMetadata",

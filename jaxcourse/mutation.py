@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
@@ -19,11 +18,10 @@ from nbformat.notebooknode import NotebookNode
 from . import fabricate
 from .course import Course, CourseError
 from .execute import KERNEL_DIR, Execution, Sandbox
+from .expected import current_expected, keep_expected
+from .options import Options
 from .score import CellResult, Status, receipt_of, score_cell
 from .trusted import Executor, interrupted_by, judge_solution, run
-
-if TYPE_CHECKING:
-    from .grade import Options
 
 SOLUTION_RECEIPT_ID = "jaxcourse-solution-receipt"
 
@@ -179,8 +177,6 @@ def check_mutants(course: Course, lesson: str, options: Options,
     its own tests) and, unless current ones are stored, kept as the lesson's expected values:
     grading after this needs no trusted run of its own.
     """
-    from .grade import current_expected, keep_expected  # grade imports nbgrader; the in-process path has none
-
     done = run_mutation_notebook(course, lesson, Sandbox(options.run_settings(course, lesson).spec(0)).run, mutants)
     trusted = judge_solution(course, lesson, options.platform, done.execution, done.solution, done.receipt,
                              done.problem)

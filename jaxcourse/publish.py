@@ -23,7 +23,8 @@ import numpy as np
 from . import fabricate
 from .artefacts import RESOURCE_ZIPS
 from .course import Course, CourseError, canonical
-from .release import lesson_title, open_link, release
+from .lessonfile import lesson_title
+from .release import open_link, release
 
 MARKER = ".jaxcourse-published"
 MANAGED = ("README.md", "requirements.txt", "release", "exercises", "downloads", "resources", MARKER)

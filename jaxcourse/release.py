@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shutil
 import tempfile
@@ -16,56 +15,8 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .course import PINS_FILE, Course, CourseError, Settings, canonical
-
-SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n?(.*?)### END SOLUTION", re.S)
-HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n?(.*?)### END HIDDEN TESTS", re.S)
-LEAK_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS",
-                "grader_check", "grader_raises")
-
-
-# Cells whose recorded output students see: the lesson's figures and its "Run the example"
-# program. Their outputs live beside the notebook in RECORDED_FILE, written by
-# `jaxcourse record-figures`, so the source notebook itself holds no outputs and diffs as text.
-RECORDED_TAGS = ("figure", "example")
-RECORDED_FILE = "recorded-outputs.json"
-
-
-def is_recorded(cell: NotebookNode) -> bool:
-    return any(tag in RECORDED_TAGS for tag in cell.get("metadata", {}).get("tags", []))
-
-
-def read_recorded(lesson_dir: Path) -> dict[str, list]:
-    """Recorded outputs by cell id."""
-    path = lesson_dir / RECORDED_FILE
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-
-
-def write_recorded(lesson_dir: Path, executed: NotebookNode) -> Path:
-    """Keep the outputs of the recorded cells of an executed lesson, one cell per key."""
-    recorded = {}
-    for cell in executed.cells:
-        if cell.cell_type == "code" and is_recorded(cell):
-            outputs = [dict(output) for output in cell.outputs]
-            for output in outputs:
-                if output.get("output_type") == "execute_result":
-                    output["execution_count"] = None
-            recorded[cell.id] = outputs
-    path = lesson_dir / RECORDED_FILE
-    path.write_text(json.dumps(recorded, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
-
-
-class ClearOutputs(NbGraderPreprocessor):
-    """Clear every output and execution count, and the metadata that running a notebook adds."""
-
-    def preprocess_cell(self, cell: NotebookNode, resources: ResourcesDict, index: int):
-        if cell.cell_type == "code":
-            cell.execution_count = None
-            cell.outputs = []
-        for key in ("collapsed", "scrolled", "execution", "papermill"):
-            cell.metadata.pop(key, None)
-        return cell, resources
-
+from .artefacts import write_artefacts, write_resource_zips
+from .lessonfile import HIDDEN_REGION, LEAK_MARKERS, SOLUTION_REGION, insert_recorded, lesson_title
 
 def lesson_folder(resources: ResourcesDict) -> Path:
     """The source folder of the notebook being converted, as nbconvert recorded where it read it.
@@ -74,14 +25,6 @@ def lesson_folder(resources: ResourcesDict) -> Path:
     (a traitlets LazyConfigValue), and the course root is that folder's grandparent (source/<lesson>).
     """
     return Path(resources["metadata"]["path"]).resolve()
-
-
-def insert_recorded(nb: NotebookNode, lesson_dir: Path) -> NotebookNode:
-    recorded = read_recorded(lesson_dir)
-    for cell in nb.cells:
-        if cell.cell_type == "code" and is_recorded(cell) and cell.get("id") in recorded:
-            cell.outputs = [nbformat.from_dict(output) for output in recorded[cell.id]]
-    return nb
 
 
 class InsertRecordedOutputs(NbGraderPreprocessor):
@@ -256,13 +199,6 @@ def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
 TABLE_START, TABLE_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
 
 
-def lesson_title(course: Course, lesson: str) -> str:
-    """The notebook's first level-one heading."""
-    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    return next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
-                 for line in cell.source.splitlines() if line.startswith("# ")), lesson)
-
-
 def open_link(settings: Settings, lesson: str) -> str:
     """A Colab badge where the course has a published repository, else the release notebook's path."""
     return colab_badge(settings, lesson) or f"[{release_path(lesson)}]({release_path(lesson)})"
@@ -314,7 +250,6 @@ def release(course: Course, lessons: list[str] | None = None) -> list[Path]:
     Each lesson is generated into a scratch folder and replaces release/<lesson>/ only once
     nbgrader succeeded and the leak check passed: a failure leaves the last release in place.
     """
-    from .artefacts import write_artefacts, write_resource_zips  # artefacts builds on this module
     course.ensure_config_file()
     course.state.mkdir(parents=True, exist_ok=True)
     written = []

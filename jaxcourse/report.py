@@ -18,7 +18,7 @@ from .collect import EXCHANGE_FILES, Submission, collect
 from .course import Course
 from .record import (LedgerEntry, Mark, SubmissionMarks, atomic_write, gradebook_marks,
                      lesson_structure, verdict, with_verdicts)
-from .release import lesson_title
+from .lessonfile import lesson_title
 from .sanitize import UnreadableSubmission, read_submission
 from .score import CellResult, Status, inert, inert_output_metadata
 

@@ -688,7 +688,7 @@ def graded_feedback_page(tmp_path: Path) -> tuple[Path, object, list[str]]:
     from jaxcourse import fabricate
     from jaxcourse.grade import Options, grade_lesson
     from jaxcourse.report import write_lesson_feedback
-    from jaxcourse.release import HIDDEN_REGION
+    from jaxcourse.lessonfile import HIDDEN_REGION
 
     course = lesson_course(tmp_path, LESSON)
     released = release_nb(course, LESSON)

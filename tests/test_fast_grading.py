@@ -11,10 +11,11 @@ import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate, ray_backend
-from jaxcourse import grade as grading
+from jaxcourse import expected as expected_store
 from jaxcourse.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
                                SandboxSpec)
-from jaxcourse.grade import PREIMPORT, cache_path, expected_path
+from jaxcourse.expected import cache_path, expected_path
+from jaxcourse.options import PREIMPORT
 from jaxcourse.record import executed_path
 from test_resume import export_totals
 
@@ -161,7 +162,7 @@ def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, m
     """The workers' first sandboxes mount the cache folder while the solution's run refills it."""
     course = fresh_tiny(tmp_path)
     expected_path(course, "tiny", "cpu").unlink()  # the solution runs again; the cache is emptied and refilled
-    fill = grading.fill_cache
+    fill = expected_store.fill_cache
 
     def fill_once_a_sandbox_has_mounted_the_cache(*args):
         deadline = time.monotonic() + 60
@@ -169,7 +170,7 @@ def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, m
             time.sleep(0.05)
         fill(*args)
 
-    monkeypatch.setattr(grading, "fill_cache", fill_once_a_sandbox_has_mounted_the_cache)
+    monkeypatch.setattr(expected_store, "fill_cache", fill_once_a_sandbox_has_mounted_the_cache)
 
     def counting_hits(nb):
         nb.cells.insert(0, nbformat.v4.new_code_cell(COUNT_CACHE_EVENTS))

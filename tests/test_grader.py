@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES, REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse import fabricate, inprocess
 from jaxcourse.cli import main, parser
-from jaxcourse.grade import cache_path, expected_path
+from jaxcourse.expected import cache_path, expected_path
 from jaxcourse.report import CSV_COLUMNS, write_lesson_feedback
 
 JAXCOURSE = [sys.executable, "-m", "jaxcourse.cli"]

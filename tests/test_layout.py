@@ -106,3 +106,76 @@ def test_run_settings_confine_each_slot_and_carry_the_lesson():
     assert (spec.platform, spec.preimport, spec.draw_figures, spec.cache) == ("tpu", ("numpy",), True, cache)
     assert settings.spec(None).device_env == {"LESSON": "1"}  # a Ray task given no chip of its own
     assert RunSettings().spec(5).device_env == {} and RunSettings().spec(5).cache is None
+
+
+def package_imports(package: Path, name: str = "jaxcourse") -> dict[str, set[str]]:
+    """Module -> the package's modules it imports anywhere in its text: at the top, inside a
+    function, or only for type checking (each of these still ties the two modules together)."""
+    modules = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).with_suffix("").parts
+        modules[".".join((name, *parts)).removesuffix(".__init__")] = path
+    graph = {}
+    for module, path in modules.items():
+        base = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                anchor = base
+                for _ in range(node.level - 1):
+                    anchor = anchor.rpartition(".")[0]
+                target = (f"{anchor}.{node.module}" if node.module else anchor) if node.level else node.module
+                for alias in node.names:  # `from . import x` names a module; `from .m import f` names m
+                    found.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        graph[module] = {target for target in found if target in modules and target != module}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle of the graph, each as the modules on it (Tarjan's strongly connected components)."""
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return cycles
+
+
+def test_import_cycles_are_found_when_planted(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "sub" / "__init__.py").write_text("")
+    (tmp_path / "a.py").write_text("from .sub import b\n")
+    (tmp_path / "sub" / "b.py").write_text("def f():\n    from ..c import g\n")
+    (tmp_path / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import x\n")
+    (tmp_path / "d.py").write_text("from . import c\n")
+    assert import_cycles(package_imports(tmp_path, "p")) == [["p.a", "p.c", "p.sub.b"]]
+
+
+def test_no_import_cycles_in_the_package():
+    """Each module can be read (and moved) after the ones it imports: no two modules import each
+    other, directly or round a loop, not even from inside a function or for type checking."""
+    assert import_cycles(package_imports(trusted.PACKAGE)) == []

@@ -16,7 +16,8 @@ from nbclient import NotebookClient
 from jaxcourse.artefacts import SETUP_ID, example_problems, example_source
 from jaxcourse.check import hidden_asserts, source_problems
 from jaxcourse.course import Course
-from jaxcourse.release import leaks, read_recorded
+from jaxcourse.lessonfile import read_recorded
+from jaxcourse.release import leaks
 
 SOURCE = Course.at(REPO)
 

@@ -27,7 +27,8 @@ from nbgrader.api import Gradebook
 from conftest import FIXTURES, REPO
 from jaxcourse import fabricate
 from jaxcourse.course import COURSE_ID, Course
-from jaxcourse.release import HIDDEN_REGION, nbgrader_api, release
+from jaxcourse.lessonfile import HIDDEN_REGION
+from jaxcourse.release import nbgrader_api, release
 
 BIN = Path(sys.executable).parent
 # The checkpoint's hidden test as first released: it lets the wrong answer 1 through.

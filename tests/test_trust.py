@@ -11,7 +11,8 @@ import pytest
 from conftest import fresh_tiny, grade, submit_solution
 from jaxcourse import backends, grade as grading
 from jaxcourse.execute import Limits, Sandbox, SandboxSpec
-from jaxcourse.grade import Options, cache_path, grade_lesson
+from jaxcourse.expected import cache_path
+from jaxcourse.grade import Options, grade_lesson
 from jaxcourse.record import LedgerEntry
 from jaxcourse.release import release
 from jaxcourse.report import read_csv, write_lesson_feedback
