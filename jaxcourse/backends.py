@@ -1,21 +1,46 @@
-"""Where notebooks execute: sandboxes on this host ("local"), or Ray tasks ("ray").
+"""Where notebooks execute: the `Backend` protocol, and the registry the command line reads.
 
-A backend prepares once per grading run, checks on request that the platform is usable
-(preflight), says how many workers it runs by default, and hands out executors: functions that
-run one instrumented notebook and return its Execution. Register a new one in BACKENDS.
+"local" runs sandboxes on this host, "ray" runs them as Ray tasks (`ray_backend`), and
+"in-process" runs the instructor's notebooks kernel-free in this process (`kernelfree`). A new
+backend is one module implementing `Backend` and one line in BACKENDS.
 """
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from typing import Callable, Protocol, runtime_checkable
 
 from nbformat.notebooknode import NotebookNode
 
-from . import ray_backend
+from . import kernelfree, ray_backend
 from .execute import CompilationCache, Execution, RunSettings, Sandbox, preflight
 from .platforms import default_workers
 
 Executor = Callable[[NotebookNode], Execution]
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Runs notebooks for one grading run. Each executor it hands out runs one instrumented
+    notebook at a time and returns its Execution."""
+    shares_files: bool  # its sandboxes can mount this host's folders (the compilation cache)
+    grades: bool        # it may run submissions; False: the instructor's notebooks only
+
+    def prepare(self, address: str | None) -> None:
+        """Once per run, before anything else: connect to the cluster at `address` if it has one."""
+
+    def preflight(self, platform: str) -> None:
+        """Raise PlatformUnavailable unless JAX can use `platform` where this backend runs notebooks."""
+
+    def default_workers(self, platform: str) -> int:
+        """Notebooks it runs at once when the user does not say."""
+
+    def single(self, settings: RunSettings) -> Executor:
+        """An executor for one notebook of the instructor's (the trusted run, recording figures)."""
+
+    def executors(self, settings: RunSettings, workers: int, runs: int,
+                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
+        """`workers` executors for `runs` notebooks in all, and what to call when they are done;
+        `cache` is the lesson's compilation cache where `shares_files`."""
 
 
 class WarmSandboxes:
@@ -66,6 +91,7 @@ class WarmSandboxes:
 class Local:
     """Bubblewrap sandboxes on this host, one worker per core, chip or GPU, warmed ahead."""
     shares_files = True  # sandboxes can mount this host's compilation cache
+    grades = True
 
     def prepare(self, address: str | None) -> None:
         pass
@@ -85,4 +111,9 @@ class Local:
         return [pool.executor(slot) for slot in range(workers)], pool.close
 
 
-BACKENDS = {"local": Local(), "ray": ray_backend.Ray()}
+BACKENDS: dict[str, Backend] = {
+    "local": Local(),
+    "ray": ray_backend.Ray(),
+    "in-process": kernelfree.InProcess(),
+}
+GRADING_BACKENDS = tuple(name for name, backend in BACKENDS.items() if backend.grades)

@@ -61,6 +61,11 @@ class PlatformUnavailable(RuntimeError):
     pass
 
 
+class BackendUnavailable(RuntimeError):
+    """A backend cannot do what was asked of it here (Ray is not installed, a submission for the
+    in-process backend)."""
+
+
 class KernelDidNotStart(SandboxUnavailable):
     """The kernel never ran a cell: an infrastructure failure, graded again on the next run."""
 

@@ -13,13 +13,9 @@ import threading
 
 from nbformat.notebooknode import NotebookNode
 
-from .execute import Execution, RunSettings, Sandbox
+from .execute import BackendUnavailable, Execution, RunSettings, Sandbox
 from .execute import preflight as local_preflight
 from .platforms import TABLE
-
-
-class BackendUnavailable(RuntimeError):
-    pass
 
 
 def _ray():
@@ -127,6 +123,7 @@ def executor(settings: RunSettings):
 class Ray:
     """Each notebook runs on a Ray node, in the same sandbox as locally."""
     shares_files = False  # nodes do not see this host's compilation cache
+    grades = True
 
     def prepare(self, address: str | None) -> None:
         connect(address)

@@ -1,4 +1,5 @@
 """The package's shape: what the code must keep true as modules move (fast, no kernels)."""
+import argparse
 import ast
 import shutil
 from pathlib import Path
@@ -179,3 +180,32 @@ def test_no_import_cycles_in_the_package():
     """Each module can be read (and moved) after the ones it imports: no two modules import each
     other, directly or round a loop, not even from inside a function or for type checking."""
     assert import_cycles(package_imports(trusted.PACKAGE)) == []
+
+
+def test_every_registered_backend_implements_the_protocol_and_the_cli_offers_it():
+    from jaxcourse.backends import BACKENDS, GRADING_BACKENDS, Backend
+    from jaxcourse.cli import parser
+
+    class Partial:  # a backend that forgot one method is not one
+        shares_files = grades = False
+
+        def prepare(self, address): pass
+        def preflight(self, platform): pass
+        def default_workers(self, platform): return 1
+        def single(self, settings): pass
+
+    assert not isinstance(Partial(), Backend)
+    assert all(isinstance(backend, Backend) for backend in BACKENDS.values())
+    assert {"local", "ray", "in-process"} <= set(BACKENDS) and GRADING_BACKENDS == ("local", "ray")
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    choices = {name: next(a.choices for a in sub._actions if a.dest == "backend")
+               for name, sub in commands.items() if any(a.dest == "backend" for a in sub._actions)}
+    assert choices == {"check-source": tuple(BACKENDS), "grade": GRADING_BACKENDS, "demo": GRADING_BACKENDS}
+
+
+def test_the_in_process_backend_never_runs_a_submission():
+    from jaxcourse.backends import BACKENDS
+    from jaxcourse.execute import BackendUnavailable
+
+    with pytest.raises(BackendUnavailable, match="never a submission"):
+        BACKENDS["in-process"].executors(RunSettings(sandbox=False), workers=1, runs=1, cache=None)
