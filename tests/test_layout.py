@@ -1,12 +1,17 @@
 """The package's shape: what the code must keep true as modules move (fast, no kernels)."""
 import argparse
 import ast
+import importlib.metadata
+import re
 import shutil
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from jaxcourse import platforms, trusted
+from jaxcourse.course import canonical
 from jaxcourse.execute import CompilationCache, RunSettings
 
 pytestmark = pytest.mark.fast
@@ -209,3 +214,47 @@ def test_the_in_process_backend_never_runs_a_submission():
 
     with pytest.raises(BackendUnavailable, match="never a submission"):
         BACKENDS["in-process"].executors(RunSettings(sandbox=False), workers=1, runs=1, cache=None)
+
+
+def imported_distributions(package: Path) -> dict[str, set[str]]:
+    """Distribution (canonical name) -> the package's files that import one of its modules
+    directly: at the top, inside a function, or in the kernel-side code the sandbox runs."""
+    local = {path.stem for path in package.rglob("*.py")}  # the runner imports its neighbours by name
+    owners = importlib.metadata.packages_distributions()
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in sys.stdlib_module_names or top in local or top == package.name:
+                    continue
+                for distribution in owners.get(top, [f"(no distribution provides {top})"]):
+                    found.setdefault(canonical(distribution), set()).add(str(path.relative_to(package)))
+    return found
+
+
+def declared_distributions() -> set[str]:
+    project = tomllib.loads((trusted.PACKAGE.parent / "pyproject.toml").read_text())["project"]
+    requirements = [*project["dependencies"], *(r for extra in project["optional-dependencies"].values() for r in extra)]
+    return {canonical(re.split(r"[<>=!~; ]", requirement, maxsplit=1)[0]) for requirement in requirements}
+
+
+def test_an_undeclared_import_is_found(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "sub" / "m.py").write_text("import os\nfrom . import sub\n\ndef f():\n    import psutil.tests\n")
+    assert imported_distributions(package) == {"psutil": {"sub/m.py"}}
+
+
+def test_pyproject_lists_every_distribution_the_package_imports():
+    """`pip install .` must bring every package the grader imports: nothing may come in only
+    because the course's pinned requirements happen to hold it."""
+    missing = {name: sorted(files) for name, files in imported_distributions(trusted.PACKAGE).items()
+               if name not in declared_distributions()}
+    assert missing == {}
