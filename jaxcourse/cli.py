@@ -11,6 +11,8 @@ from importlib.metadata import PackageNotFoundError, version
 from dataclasses import replace
 from pathlib import Path
 
+from .kernel import no_format_checkers  # noqa: F401  (an entry point: before anything imports nbformat)
+
 import nbformat
 from sqlalchemy.exc import SAWarning
 

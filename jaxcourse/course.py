@@ -5,6 +5,7 @@ import difflib
 import json
 import os
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,6 +195,11 @@ class Course:
 
     @property
     def db_url(self) -> str:
+        """The gradebook's address for nbgrader, which runs `alembic` from this environment when
+        it creates one: reaching it puts that environment on PATH, activated or not."""
+        tools = os.path.dirname(sys.executable)
+        if tools not in os.environ.get("PATH", "").split(os.pathsep):
+            os.environ["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
         return f"sqlite:///{self.gradebook}"
 
     def settings(self) -> Settings:

@@ -19,6 +19,8 @@ import time
 import traceback
 from pathlib import Path
 
+from .kernel import no_format_checkers  # noqa: F401  (an entry point: before anything imports nbformat)
+
 from nbformat.notebooknode import NotebookNode
 
 from .course import PLATFORMS, Course, CourseError

@@ -2,8 +2,10 @@
 import argparse
 import ast
 import importlib.metadata
+import os
 import re
 import shutil
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -258,3 +260,28 @@ def test_pyproject_lists_every_distribution_the_package_imports():
     missing = {name: sorted(files) for name, files in imported_distributions(trusted.PACKAGE).items()
                if name not in declared_distributions()}
     assert missing == {}
+
+
+IMPORT_SIDE_EFFECTS = """
+import os, sys
+path = os.environ["PATH"]
+import {modules}
+poisoned = sorted(name for name, module in sys.modules.items() if module is None)
+assert os.environ["PATH"] == path and not poisoned, (os.environ["PATH"], poisoned)
+from jaxcourse.course import Course
+Course.at("/nonexistent").db_url  # the gradebook's first use puts this environment's tools on PATH
+assert os.environ["PATH"].split(os.pathsep)[0] == os.path.dirname(sys.executable)
+"""
+
+
+def test_importing_the_library_changes_nothing_in_the_process():
+    """`import jaxcourse` (and its library modules) neither rewrites PATH nor plants modules; the
+    command-line entry points alone drop jsonschema's format checkers."""
+    library = ["jaxcourse", "jaxcourse.grade", "jaxcourse.release", "jaxcourse.check", "jaxcourse.expected"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
+    done = subprocess.run([sys.executable, "-c", IMPORT_SIDE_EFFECTS.format(modules=", ".join(library))],
+                          cwd=trusted.PACKAGE.parent, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    entry = subprocess.run([sys.executable, "-c", "import sys, jaxcourse.cli; assert sys.modules['rfc3987_syntax'] is None"],
+                           cwd=trusted.PACKAGE.parent, env=env, capture_output=True, text=True, timeout=120)
+    assert entry.returncode == 0, entry.stderr
