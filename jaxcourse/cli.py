@@ -16,22 +16,22 @@ from .kernel import no_format_checkers  # noqa: F401  (an entry point: before an
 import nbformat
 from sqlalchemy.exc import SAWarning
 
-from . import fabricate
-from .analytics import write_report
-from .backends import BACKENDS, GRADING_BACKENDS
-from .check import check_lesson
+from .authoring import fabricate
+from .authoring.check import check_lesson
+from .authoring.lessonfile import ClearOutputs, write_recorded
+from .authoring.publish import publish
+from .authoring.release import release
+from .authoring.scaffold import new_lesson
 from .course import PLATFORMS, SETTINGS_FILE, Course, CourseError
-from .execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight
-from .expected import trusted_run
-from .grade import grade_lesson
+from .grading.analytics import write_report
+from .grading.expected import trusted_run
+from .grading.grade import grade_lesson
+from .grading.options import Options, Progress
+from .grading.record import LedgerEntry
+from .grading.report import write_lesson_feedback
 from .inprocess import add_options, check_in_process, compare_exports
-from .publish import publish
-from .record import LedgerEntry
-from .report import write_lesson_feedback
-from .lessonfile import ClearOutputs, write_recorded
-from .options import Options, Progress
-from .release import release
-from .scaffold import new_lesson
+from .run.backends import BACKENDS, GRADING_BACKENDS
+from .run.execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight
 
 DEMO_MARKER = ".jaxcourse-demo"
 

@@ -10,9 +10,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
 from traitlets.config import Config
 
-from .platforms import NAMES, TABLE
+from .run.platforms import NAMES, TABLE
 
 COURSE_ID = "jax-course"
 PLATFORMS = NAMES  # the platform table's names
@@ -60,9 +61,9 @@ def configure_nbgrader(c: Config) -> Config:
         "nbgrader.preprocessors.InstantiateTests",
         "nbgrader.preprocessors.LockCells",
         "nbgrader.preprocessors.ClearSolutions",
-        "jaxcourse.lessonfile.ClearOutputs",
-        "jaxcourse.release.InsertRecordedOutputs",
-        "jaxcourse.release.AddColabCells",
+        "jaxcourse.authoring.lessonfile.ClearOutputs",
+        "jaxcourse.authoring.release.InsertRecordedOutputs",
+        "jaxcourse.authoring.release.AddColabCells",
         "nbgrader.preprocessors.CheckCellMetadata",
         "nbgrader.preprocessors.ComputeChecksums",
         "nbgrader.preprocessors.SaveCells",
@@ -78,8 +79,8 @@ def configure_nbgrader(c: Config) -> Config:
     c.OverwriteCells.add_missing_cells = True
     # nbgrader's own grading runs student code unsandboxed and cannot score hidden checks: it
     # refuses (also the formgrader's button); feedback is made only from notebooks without hidden tests.
-    c.Autograde.exporter_class = "jaxcourse.seams.RefuseAutograde"
-    c.GenerateFeedback.preprocessors = ["jaxcourse.seams.RequireHiddenTestsRemoved", "nbgrader.preprocessors.GetGrades",
+    c.Autograde.exporter_class = "jaxcourse.grading.seams.RefuseAutograde"
+    c.GenerateFeedback.preprocessors = ["jaxcourse.grading.seams.RequireHiddenTestsRemoved", "nbgrader.preprocessors.GetGrades",
                                         "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
     return c
 
@@ -150,6 +151,13 @@ class LessonInfo:
                 if self.devices > 1 and not TABLE[platform].virtual_devices else ""
             raise CourseError(f"{self.lesson} can be graded on {', '.join(self.platforms)} only{need}: "
                               f"use --platform {self.platforms[0]}. Nothing was graded.")
+
+
+def lesson_title(course: Course, lesson: str) -> str:
+    """The notebook's first level-one heading."""
+    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    return next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
+                 for line in cell.source.splitlines() if line.startswith("# ")), lesson)
 
 
 @dataclass(frozen=True)

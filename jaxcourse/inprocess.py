@@ -23,13 +23,13 @@ from .kernel import no_format_checkers  # noqa: F401  (an entry point: before an
 
 from nbformat.notebooknode import NotebookNode
 
+from .authoring.mutation import judge_mutants, run_mutation_notebook
 from .course import PLATFORMS, Course, CourseError
-from .execute import Limits
-from .kernelfree import Process, execute_here
-from .mutation import judge_mutants, run_mutation_notebook
-from .safefs import atomic_write
-from .score import compare
-from .trusted import lesson_env, script_env, solution_failures, source_hash
+from .grading.score import compare
+from .grading.trusted import lesson_env, script_env, solution_failures, source_hash
+from .run.execute import Limits
+from .run.kernelfree import Process, execute_here
+from .run.safefs import atomic_write
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 TAIL = 3000  # characters of a failing cell's printed output kept in the report

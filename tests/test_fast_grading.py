@@ -10,13 +10,14 @@ import psutil
 import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate, ray_backend
-from jaxcourse import expected as expected_store
-from jaxcourse.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
+from jaxcourse.authoring import fabricate
+from jaxcourse.run import ray_backend
+from jaxcourse.grading import expected as expected_store
+from jaxcourse.run.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
                                SandboxSpec)
-from jaxcourse.expected import cache_path, expected_path
-from jaxcourse.options import PREIMPORT
-from jaxcourse.record import executed_path
+from jaxcourse.grading.expected import cache_path, expected_path
+from jaxcourse.grading.options import PREIMPORT
+from jaxcourse.grading.record import executed_path
 from test_resume import export_totals
 
 JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"

@@ -12,7 +12,7 @@ import pytest
 
 from jaxcourse.cli import main
 from jaxcourse.course import Course
-from jaxcourse.expected import expected_path
+from jaxcourse.grading.expected import expected_path
 from jaxcourse.inprocess import compare_reports, select
 
 from conftest import FIXTURES, REPO, tiny_template

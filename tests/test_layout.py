@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from jaxcourse import platforms, trusted
+from jaxcourse.run import platforms
+from jaxcourse.grading import trusted
 from jaxcourse.course import canonical
-from jaxcourse.execute import CompilationCache, RunSettings
+from jaxcourse.run.execute import CompilationCache, RunSettings
 
 pytestmark = pytest.mark.fast
 
@@ -30,11 +31,11 @@ def test_code_digest_sees_modules_in_subfolders(tmp_path):
     figures.write_text(figures.read_text() + "\n# edited\n")
     edited = trusted.code_digest(package)
     assert edited != before
-    (package / "run").mkdir()
-    (package / "run" / "platforms.py").write_text("X = 1\n")
+    (package / "new").mkdir()
+    (package / "new" / "platforms.py").write_text("X = 1\n")
     added = trusted.code_digest(package)
     assert added != edited
-    (package / "run" / "platforms.py").rename(package / "run" / "moved.py")
+    (package / "new" / "platforms.py").rename(package / "new" / "moved.py")
     assert trusted.code_digest(package) not in (before, edited, added)
 
 
@@ -50,7 +51,7 @@ def platform_branches(package: Path) -> list[str]:
 
     found = []
     for path in sorted(package.rglob("*.py")):
-        if path == package / "platforms.py":
+        if path == package / "run" / "platforms.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Compare):
@@ -68,7 +69,8 @@ def platform_branches(package: Path) -> list[str]:
 
 def test_platform_branches_counted_on_a_planted_one(tmp_path):
     """The count below can fail: each kind of branch it looks for is found when planted."""
-    (tmp_path / "platforms.py").write_text('TABLE = {"cpu": 1}\n')  # the table itself is allowed
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "platforms.py").write_text('TABLE = {"cpu": 1}\n')  # the table itself is allowed
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "m.py").write_text(
         'def f(platform):\n'
@@ -103,7 +105,7 @@ def test_one_sandbox_spec_builder():
                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "SandboxSpec" and (
                         node.args or node.keywords):
                     builders.append(f"{path.relative_to(trusted.PACKAGE)}:{function.name}")
-    assert builders == ["execute.py:spec"]
+    assert builders == ["run/execute.py:spec"]
 
 
 def test_run_settings_confine_each_slot_and_carry_the_lesson():
@@ -190,7 +192,7 @@ def test_no_import_cycles_in_the_package():
 
 
 def test_every_registered_backend_implements_the_protocol_and_the_cli_offers_it():
-    from jaxcourse.backends import BACKENDS, GRADING_BACKENDS, Backend
+    from jaxcourse.run.backends import BACKENDS, GRADING_BACKENDS, Backend
     from jaxcourse.cli import parser
 
     class Partial:  # a backend that forgot one method is not one
@@ -211,8 +213,8 @@ def test_every_registered_backend_implements_the_protocol_and_the_cli_offers_it(
 
 
 def test_the_in_process_backend_never_runs_a_submission():
-    from jaxcourse.backends import BACKENDS
-    from jaxcourse.execute import BackendUnavailable
+    from jaxcourse.run.backends import BACKENDS
+    from jaxcourse.run.execute import BackendUnavailable
 
     with pytest.raises(BackendUnavailable, match="never a submission"):
         BACKENDS["in-process"].executors(RunSettings(sandbox=False), workers=1, runs=1, cache=None)
@@ -277,7 +279,8 @@ assert os.environ["PATH"].split(os.pathsep)[0] == os.path.dirname(sys.executable
 def test_importing_the_library_changes_nothing_in_the_process():
     """`import jaxcourse` (and its library modules) neither rewrites PATH nor plants modules; the
     command-line entry points alone drop jsonschema's format checkers."""
-    library = ["jaxcourse", "jaxcourse.grade", "jaxcourse.release", "jaxcourse.check", "jaxcourse.expected"]
+    library = ["jaxcourse", "jaxcourse.grading.grade", "jaxcourse.authoring.release", "jaxcourse.authoring.check",
+               "jaxcourse.grading.expected", "jaxcourse.run.backends"]
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ.get("HOME", "/tmp")}
     done = subprocess.run([sys.executable, "-c", IMPORT_SIDE_EFFECTS.format(modules=", ".join(library))],
                           cwd=trusted.PACKAGE.parent, env=env, capture_output=True, text=True, timeout=120)
@@ -285,3 +288,29 @@ def test_importing_the_library_changes_nothing_in_the_process():
     entry = subprocess.run([sys.executable, "-c", "import sys, jaxcourse.cli; assert sys.modules['rfc3987_syntax'] is None"],
                            cwd=trusted.PACKAGE.parent, env=env, capture_output=True, text=True, timeout=120)
     assert entry.returncode == 0, entry.stderr
+
+
+# What each part of the package may import of the others (see each package's __init__).
+LAYERS = {"jaxcourse.run": set(), "jaxcourse.course": {"jaxcourse.run"},
+          "jaxcourse.grading": {"jaxcourse.run", "jaxcourse.course"},
+          "jaxcourse.authoring": {"jaxcourse.grading", "jaxcourse.run", "jaxcourse.course"}}
+
+
+def layer(module: str) -> str:
+    return next((name for name in LAYERS if module == name or module.startswith(name + ".")), module)
+
+
+def test_each_package_imports_only_the_layers_below_it():
+    """run imports no other part of jaxcourse and no nbgrader; grading never imports authoring;
+    only the entry points (cli, inprocess, export) sit above all three."""
+    crossings = {(layer(module), layer(target)) for module, targets in package_imports(trusted.PACKAGE).items()
+                 for target in targets if layer(module) != layer(target)}
+    below = {(source, target) for source, target in crossings if source in LAYERS}
+    assert {(s, t) for s, t in below if t not in LAYERS[s]} == set()
+    assert {s for s, _ in crossings} - set(LAYERS) <= {"jaxcourse.cli", "jaxcourse.inprocess", "jaxcourse.export"}
+    run_imports = {top for path in (trusted.PACKAGE / "run").rglob("*.py")
+                   for node in ast.walk(ast.parse(path.read_text()))
+                   for top in ([a.name.split(".")[0] for a in node.names] if isinstance(node, ast.Import) else
+                               [node.module.split(".")[0]] if isinstance(node, ast.ImportFrom) and node.level == 0
+                               else [])}
+    assert not run_imports & {"nbgrader", "papermill", "nbclient"}

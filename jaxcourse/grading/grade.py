@@ -14,16 +14,15 @@ from pathlib import Path
 from nbformat.notebooknode import NotebookNode
 
 from . import report
-from .backends import BACKENDS
+from ..course import Course, CourseError
+from ..run.backends import BACKENDS
+from ..run.execute import CompilationCache, Execution, SandboxUnavailable, assert_hidden, bwrap_path
 from .collect import Submission, collect
-from .course import Course, CourseError
-from .execute import CompilationCache, Execution, SandboxUnavailable, assert_hidden, bwrap_path
 from .expected import cache_path, current_expected, expected_values, uses_cache
 from .late import assign_late_penalties
 from .options import Options
-from .record import (LedgerEntry, SubmissionMarks, TestCell, gradebook_marks, lesson_structure,
-                     record_grades, reviewed_notebook, write_autograded)
-from .release import sync_gradebook
+from .record import (LedgerEntry, SubmissionMarks, TestCell, gradebook_marks, lesson_structure, record_grades,
+                     reviewed_notebook, sync_gradebook, write_autograded)
 from .sanitize import UnreadableSubmission, read_submission, sanitize
 from .score import CellResult, Status, inert, score_cell
 from .trusted import Executor, cells_by_grade_id, interrupted_by, run, source_hash

@@ -15,9 +15,9 @@ from typing import Callable
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution
-from .platforms import TABLE
+from ..course import Course, CourseError
+from ..run.execute import KERNEL_DIR, Execution
+from ..run.platforms import TABLE
 from .score import Status, check_records, inert_output_metadata, receipt_of, score_cell
 
 Executor = Callable[[NotebookNode], Execution]
@@ -97,7 +97,7 @@ def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
     return cells
 
 
-PACKAGE = Path(__file__).parent
+PACKAGE = Path(__file__).resolve().parents[1]  # all of jaxcourse
 
 
 def code_digest(package: Path = PACKAGE) -> bytes:

@@ -16,12 +16,12 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from . import fabricate
-from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution, Sandbox
-from .expected import current_expected, keep_expected
-from .options import Options
-from .score import CellResult, Status, receipt_of, score_cell
-from .trusted import Executor, interrupted_by, judge_solution, run
+from ..course import Course, CourseError
+from ..grading.expected import current_expected, keep_expected
+from ..grading.options import Options
+from ..grading.score import CellResult, Status, receipt_of, score_cell
+from ..grading.trusted import Executor, interrupted_by, judge_solution, run
+from ..run.execute import KERNEL_DIR, Execution, Sandbox
 
 SOLUTION_RECEIPT_ID = "jaxcourse-solution-receipt"
 

@@ -23,14 +23,14 @@ from typing import Callable
 import nbformat
 
 from . import fabricate
+from ..course import Course, CourseError
+from ..grading.expected import trusted_run
+from ..grading.options import Options
+from ..grading.trusted import script_env
 from .artefacts import example_problems, example_source, solution_notebook, solution_script
-from .course import Course, CourseError
-from .expected import trusted_run
-from .mutation import check_mutants, is_test_cell, usable_mutants
-from .options import Options
 from .lessonfile import HIDDEN_REGION
+from .mutation import check_mutants, is_test_cell, usable_mutants
 from .release import release
-from .trusted import script_env
 
 
 @dataclass

@@ -28,7 +28,7 @@ import psutil
 from . import safefs
 from .platforms import TABLE
 
-KERNEL_DIR = Path(__file__).parent / "kernel"
+KERNEL_DIR = Path(__file__).resolve().parents[1] / "kernel"  # the code that runs inside the sandbox
 SANDBOX_HOME = "/home/student"
 SANDBOX_GRADER = "/grader"
 SANDBOX_HOSTNAME = "sandbox"

@@ -16,13 +16,13 @@ from typing import Callable
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from . import safefs
-from .backends import BACKENDS
-from .course import Course, CourseError
-from .execute import CompilationCache, Sandbox
+from ..course import Course, CourseError
+from ..run import safefs
+from ..run.backends import BACKENDS
+from ..run.execute import CompilationCache, Sandbox
+from ..run.platforms import TABLE
+from ..run.safefs import atomic_write
 from .options import Options
-from .platforms import TABLE
-from .safefs import atomic_write
 from .trusted import judge_solution, run, source_hash
 
 

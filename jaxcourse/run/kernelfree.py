@@ -26,8 +26,8 @@ from IPython.core.interactiveshell import InteractiveShell
 from nbformat.notebooknode import NotebookNode
 from traitlets.config import Config
 
-from .execute import (KERNEL_DIR, UNDRAWN_FIGURES, BackendUnavailable, CompilationCache, Execution, PlatformUnavailable,
-                      RunSettings)
+from .execute import (KERNEL_DIR, UNDRAWN_FIGURES, BackendUnavailable, CompilationCache, Execution,
+                      PlatformUnavailable, RunSettings)
 from .platforms import TABLE
 
 Executor = Callable[[NotebookNode], Execution]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from .course import Course
-from .execute import Limits, RunSettings
+from ..course import Course
+from ..run.execute import Limits, RunSettings
 from .trusted import lesson_env
 
 if TYPE_CHECKING:

@@ -21,9 +21,8 @@ import nbformat
 import numpy as np
 
 from . import fabricate
+from ..course import Course, CourseError, canonical, lesson_title
 from .artefacts import RESOURCE_ZIPS
-from .course import Course, CourseError, canonical
-from .lessonfile import lesson_title
 from .release import open_link, release
 
 MARKER = ".jaxcourse-published"

@@ -1,5 +1,5 @@
 """A lesson's source notebook as the release tools read it: the nbgrader regions that must not
-leak, its title, and the recorded outputs of its figure and example cells (kept beside it, so
+leak, and the recorded outputs of its figure and example cells (kept beside it, so
 the notebook itself holds no outputs)."""
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .course import Course
 
 SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n?(.*?)### END SOLUTION", re.S)
 HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n?(.*?)### END HIDDEN TESTS", re.S)
@@ -70,10 +69,3 @@ def insert_recorded(nb: NotebookNode, lesson_dir: Path) -> NotebookNode:
         if cell.cell_type == "code" and is_recorded(cell) and cell.get("id") in recorded:
             cell.outputs = [nbformat.from_dict(output) for output in recorded[cell.id]]
     return nb
-
-
-def lesson_title(course: Course, lesson: str) -> str:
-    """The notebook's first level-one heading."""
-    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    return next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
-                 for line in cell.source.splitlines() if line.startswith("# ")), lesson)
