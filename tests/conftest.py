@@ -12,11 +12,11 @@ import pytest
 from sqlalchemy.exc import SAWarning
 
 from jaxcourse.authoring import fabricate
-from jaxcourse.course import Course
-from jaxcourse.run.execute import preflight
-from jaxcourse.grading.grade import Options, expected_values, grade_lesson
 from jaxcourse.authoring.release import release
+from jaxcourse.course import Course
+from jaxcourse.grading.grade import Options, expected_values, grade_lesson
 from jaxcourse.grading.score import STATUSES
+from jaxcourse.run.execute import preflight
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "course"

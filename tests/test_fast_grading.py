@@ -11,13 +11,13 @@ import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse.authoring import fabricate
-from jaxcourse.run import ray_backend
 from jaxcourse.grading import expected as expected_store
-from jaxcourse.run.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
-                               SandboxSpec)
 from jaxcourse.grading.expected import cache_path, expected_path
 from jaxcourse.grading.options import PREIMPORT
 from jaxcourse.grading.record import executed_path
+from jaxcourse.run import ray_backend
+from jaxcourse.run.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
+                               SandboxSpec)
 from test_resume import export_totals
 
 JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"

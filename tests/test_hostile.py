@@ -12,9 +12,9 @@ import pytest
 
 from conftest import fresh_tiny, grade, nested_folders, release_nb, submit_solution
 from jaxcourse.authoring import fabricate
+from jaxcourse.grading.record import executed_path
 from jaxcourse.run import safefs
 from jaxcourse.run.execute import Limits
-from jaxcourse.grading.record import executed_path
 
 WRONG_SUMS = "def column_sums(table):\n    return table.sum(axis=0) + 1\n"
 

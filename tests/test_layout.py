@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from jaxcourse.run import platforms
-from jaxcourse.grading import trusted
 from jaxcourse.course import canonical
+from jaxcourse.grading import trusted
+from jaxcourse.run import platforms
 from jaxcourse.run.execute import CompilationCache, RunSettings
 
 pytestmark = pytest.mark.fast

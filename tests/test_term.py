@@ -26,9 +26,9 @@ from nbgrader.api import Gradebook
 
 from conftest import FIXTURES, REPO
 from jaxcourse.authoring import fabricate
-from jaxcourse.course import COURSE_ID, Course
 from jaxcourse.authoring.lessonfile import HIDDEN_REGION
 from jaxcourse.authoring.release import release
+from jaxcourse.course import COURSE_ID, Course
 from jaxcourse.grading.record import nbgrader_api
 
 BIN = Path(sys.executable).parent
