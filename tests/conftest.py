@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
@@ -23,6 +24,12 @@ FIXTURES = REPO / "tests" / "fixtures" / "course"
 LESSONS = Course.at(REPO).lessons()
 
 warnings.filterwarnings("ignore", category=SAWarning)
+
+# The pinned and newest flavours of the clean-venv test run with `make test-portability`. `make test`
+# runs every release in a clean venv once, on Colab's package set (tests/test_colab.py): the
+# pinned set is the grader's own, under which tests/test_lessons.py grades every lesson.
+if "PORTABILITY_FLAVOURS" not in os.environ:
+    collect_ignore = ["test_portability.py"]
 
 
 def make_course(root: Path, origin: Course, lessons: list[str]) -> Course:
@@ -130,14 +137,38 @@ def nested_folders(root: Path, depth: int, link_to: str | None = None) -> None:
     os.close(fd)
 
 
+# Modules that are one long unit of work (a session of kernels in one venv, a whole term): they
+# start first, so that no worker is left alone with one of them at the end of the run.
+LONG_UNITS = ("test_colab.py", "test_release.py", "test_term.py", "test_fast_grading.py", "test_hostile.py")
+SLOW_TEST_S = 30
+
+
+def unit_rank(item) -> int:
+    name = item.path.name
+    return LONG_UNITS.index(name) if name in LONG_UNITS else len(LONG_UNITS) + (name != "test_lessons.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=unit_rank)   # stable: the order within a module is kept
+
+
+def pytest_runtest_logreport(report):
+    """A slow test is named as it ends, so a log cut short still shows where its time went."""
+    if report.duration >= SLOW_TEST_S and report.when in ("setup", "call"):
+        print(f"\n[{time.strftime('%H:%M:%S')}] {report.duration:5.0f} s {report.when} {report.nodeid}", flush=True)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """Under `pytest -n N` (make test), what shares a fixture runs on one worker: each lesson of
-    tests/test_lessons.py is a unit of its own, every other module is one unit.
+    tests/test_lessons.py is a unit of its own, every other module is one unit. Units go out in
+    collection order (pytest_collection_modifyitems puts the long ones first), not by test count.
 
     (xdist's own `--dist loadgroup` marks have no effect with pytest 9.2, which no longer reads
     the `_nodeid` that xdist 3.8 rewrites.)"""
     from xdist.scheduler import LoadScopeScheduling
+
+    config.option.loadscopereorder = False
 
     class ByLessonOrModule(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:

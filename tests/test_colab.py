@@ -105,6 +105,14 @@ def test_colab_venv_is_colabs_package_set(colab):
     assert built["jax"] == COLAB_JAX != COURSE.pins()["jax"], "the test would prove nothing"
 
 
+def test_repository_check_catches_a_visible_repository(colab, tmp_path):
+    """The check appended to every run is not vacuous: a kernel given PYTHONPATH=<repo> fails it."""
+    ran = execute(nbformat.v4.new_notebook(), colab.venv, tmp_path, env={**colab_env(colab.venv), "PYTHONPATH": str(REPO)})
+    error = error_of(ran.cells[-1])
+    assert error is not None and error.ename == "AssertionError", ran.cells[-1].outputs
+    assert "jaxcourse is importable" in error.evalue, error.evalue
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_release_with_solutions_runs_on_colab(lesson, colab):
     """The solved release, in a fresh kernel on Colab's package set: nothing raises, and it ran the grader's jax."""
