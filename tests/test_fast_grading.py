@@ -227,6 +227,72 @@ def test_ray_backend_grades_like_the_local_backend(tmp_path, local_ray):
     assert export_totals(local) == export_totals(on_ray)
 
 
+@pytest.fixture
+def two_node_ray(monkeypatch):
+    """A Ray cluster of two nodes on this host, one core each, and this process its driver."""
+    import ray
+    from ray.cluster_utils import Cluster
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    monkeypatch.setenv("RAY_gcs_server_port_wait_time_s", "120")  # the default 30 s is short on a loaded host
+    cluster = Cluster()
+    try:
+        nodes = [cluster.add_node(wait=False, num_cpus=1, include_dashboard=False), cluster.add_node(wait=False, num_cpus=1)]
+        cluster.wait_for_nodes(timeout=180)
+        ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False)
+        yield {node.node_id for node in nodes}
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def gradebook_commits(path) -> int:
+    """SQLite's file change counter: every transaction that wrote the file, from any process, adds one."""
+    with open(path, "rb") as handle:
+        return int.from_bytes(handle.read(28)[24:28], "big")
+
+
+def test_ray_backend_on_two_nodes_runs_on_both_and_the_driver_alone_writes_the_gradebook(tmp_path, two_node_ray):
+    """Each node holds one core, so the two workers' actors must sit on different nodes; each graded
+    run names its node. The gradebook's writes are counted in the file (any process) and in this
+    process (the driver): they agree, and each student's grades went in in one transaction."""
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+    course = fresh_tiny(tmp_path)
+    students = ("a", "b", "c", "d")
+    for student in students:
+        submit_solution(course, student)
+    writes: list[set[str]] = []   # one entry per write transaction of this process: what it wrote
+    pending: dict[int, set[str]] = {}
+
+    def executed(conn, cursor, statement, *_):
+        verb, _, rest = statement.lstrip().partition(" ")
+        if verb.upper() in ("INSERT", "UPDATE", "DELETE"):
+            table = rest.split()[1 if verb.upper() != "UPDATE" else 0].strip('"')
+            scores = verb.upper() == "UPDATE" and table == "grade" and "auto_score" in rest
+            pending.setdefault(id(conn.connection.dbapi_connection), set()).add("scores" if scores else table)
+
+    def committed(conn):
+        wrote = pending.pop(id(conn.connection.dbapi_connection), None)
+        if wrote:
+            writes.append(wrote)
+    event.listen(Engine, "after_cursor_execute", executed)
+    event.listen(Engine, "commit", committed)
+    try:
+        before = gradebook_commits(course.gradebook)
+        rows = grade(course, "tiny", backend="ray", workers=2)
+        after = gradebook_commits(course.gradebook)
+    finally:
+        event.remove(Engine, "after_cursor_execute", executed)
+        event.remove(Engine, "commit", committed)
+    full = sum(float(r["max_points"]) for r in rows["a"])
+    assert {student: sum(float(r["points"]) for r in got) for student, got in rows.items()} == dict.fromkeys(students, full)
+    ran_on = {student: nbformat.read(executed_path(course, "tiny", student, "tiny"), as_version=4).metadata["jaxcourse"]["node"]
+              for student in students}
+    assert set(ran_on.values()) == two_node_ray, ran_on
+    assert after - before == len(writes), (after - before, writes)  # no write came from another process
+    assert sum("scores" in wrote for wrote in writes) == len(students), writes  # each student's scores once
+
+
 def test_ray_backend_without_ray_is_a_clear_error(tiny):
     blocked = ("import sys; sys.modules['ray'] = None\n"
                "from jaxcourse.cli import main\n"

@@ -118,7 +118,8 @@ def score_notebook(merged: NotebookNode, own: NotebookNode, execution: Execution
         for row in rows:
             row.detail = inert("; ".join([row.detail, *notes]), 400)
     merged.metadata["jaxcourse"] = {"receipt": receipt, "requested_platform": options.platform,
-                                    "results": [asdict(r) for r in rows]}
+                                    "results": [asdict(r) for r in rows],
+                                    **({"node": execution.node} if execution.node else {})}
     return Graded(rows, receipt, merged, own)
 
 

@@ -92,7 +92,8 @@ def gradebook_marks(course: Course, lesson: str) -> dict[str, SubmissionMarks]:
 
 def record_grades(course: Course, lesson: str, student: str, results: dict[str, list[CellResult]],
                   timestamp_text: str | None) -> None:
-    """Write one student's scores into the gradebook in a single transaction.
+    """Write one student's scores into the gradebook, in one transaction after nbgrader's own for
+    the student and submission rows.
 
     `timestamp_text`: nbgrader's timestamp.txt as collect read it (within its size cap), or None.
     A hand grade (`manual_score`, from the formgrader) is kept; when the autograder's score

@@ -108,6 +108,7 @@ class Execution:
     limit_hit: str = ""                      # "memory", "processes" or "output" when a cap ended it
     seconds: float = 0.0
     stderr_tail: str = field(default="", repr=False)
+    node: str = ""                           # the Ray node that ran it; empty when it ran on this host
 
 
 @dataclass(frozen=True)

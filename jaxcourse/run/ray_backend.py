@@ -8,6 +8,7 @@ the gradebook, so sanitizing, scoring and recording stay where they run locally.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 
@@ -44,8 +45,13 @@ def _slot(platform: str) -> int | None:
     return int(ids[0]) if ids else None
 
 
+def _on_this_node(execution: Execution) -> Execution:
+    """The execution, naming the node it ran on (the graded run's metadata keeps it)."""
+    return dataclasses.replace(execution, node=_ray().get_runtime_context().get_node_id())
+
+
 def _execute(nb: NotebookNode, settings: RunSettings) -> Execution:
-    return Sandbox(settings.spec(_slot(settings.platform))).run(nb)
+    return _on_this_node(Sandbox(settings.spec(_slot(settings.platform))).run(nb))
 
 
 def _preflight(platform: str) -> str:
@@ -71,7 +77,7 @@ class WarmNodeSandbox:
         sandbox, self.ready = Sandbox.warm_or_new(self.ready, self.spec), None
         if warm_next:
             self.ready = Sandbox(self.spec)
-        return sandbox.run(nb)
+        return _on_this_node(sandbox.run(nb))
 
     def close(self) -> None:
         if self.ready is not None:
