@@ -29,6 +29,7 @@ from .grading.grade import grade_lesson
 from .grading.options import Options, Progress
 from .grading.record import LedgerEntry
 from .grading.report import write_lesson_feedback
+from .grading.score import Status
 from .inprocess import add_options, check_in_process, compare_exports
 from .run.backends import BACKENDS, GRADING_BACKENDS
 from .run.execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight
@@ -152,11 +153,11 @@ def _problems(summary) -> int:
     """Exit status: 0, or 1 when a grade cannot be trusted as final."""
     status = 0
     if summary.platform_mismatch:
-        print("ERROR: some submissions did not run on the requested platform (status platform-mismatch)",
+        print(f"ERROR: some submissions did not run on the requested platform (status {Status.PLATFORM_MISMATCH})",
               file=sys.stderr)
         status = 1
     if summary.internal_errors:
-        print(f"ERROR: {summary.internal_errors} submission(s) could not be graded (status internal-error); "
+        print(f"ERROR: {summary.internal_errors} submission(s) could not be graded (status {Status.INTERNAL_ERROR}); "
               f"they are retried on the next run. Tracebacks: {summary.error_log}", file=sys.stderr)
         status = 1
     return status

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 import traceback
+from enum import StrEnum
 from pathlib import Path
 
 from .kernel import no_format_checkers  # noqa: F401  (an entry point: before anything imports nbformat)
@@ -33,6 +34,15 @@ from .run.safefs import atomic_write
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 TAIL = 3000  # characters of a failing cell's printed output kept in the report
+
+
+class Outcome(StrEnum):
+    """A lesson's (or example's) line in the report: not a graded cell's status (grading.score.Status)."""
+    OK = "ok"
+    FAIL = "FAIL"
+    CRASHED = "crashed"     # the process ended while running it, as --skip-done reads the report
+    ERROR = "error"         # this runner's own fault
+    RUNNING = "running"
 
 
 def _error_text(cell: NotebookNode) -> dict:
@@ -64,7 +74,7 @@ def check_here(course: Course, lesson: str, process: Process, cell_timeout: int)
         verdicts = judge_mutants(done, checks)
         problems, judged = [p for verdict in verdicts for p in verdict.problems()], len(verdicts)
     accepted = sorted({p.split(":", 1)[0] for p in problems if " accepted the mutant " in p})
-    return {"status": "FAIL" if failing or problems else "ok", "seconds": round(time.monotonic() - start, 1),
+    return {"status": Outcome.FAIL if failing or problems else Outcome.OK, "seconds": round(time.monotonic() - start, 1),
             "receipt": done.receipt, "failing_cells": failing, "mutants": judged, "mutant_problems": problems,
             "accepted_mutants": accepted, "notes": notes,
             "expected": {"source_hash": source_hash(course, lesson), "platform": process.platform,
@@ -76,18 +86,18 @@ def run_example(course: Course, lesson: str, platform: str, timeout: int) -> dic
     start = time.monotonic()
     path = course.root / "exercises" / f"{lesson}.py"
     if not path.is_file():
-        return {"status": "FAIL", "seconds": 0.0, "why": f"{path} does not exist"}
+        return {"status": Outcome.FAIL, "seconds": 0.0, "why": f"{path} does not exist"}
     with tempfile.TemporaryDirectory(prefix="jaxcourse-example-") as scratch:
         try:
             done = subprocess.run([sys.executable, str(path)], cwd=scratch, env=script_env(course, lesson, platform),
                                   capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            return {"status": "FAIL", "seconds": round(time.monotonic() - start, 1),
+            return {"status": Outcome.FAIL, "seconds": round(time.monotonic() - start, 1),
                     "why": f"ran longer than {timeout}s"}
     lines = done.stdout.rstrip().splitlines()
     last = lines[-1] if lines else ""
     passed = done.returncode == 0 and last == f"PASS: {lesson}"
-    return {"status": "ok" if passed else "FAIL", "seconds": round(time.monotonic() - start, 1),
+    return {"status": Outcome.OK if passed else Outcome.FAIL, "seconds": round(time.monotonic() - start, 1),
             "why": "" if passed else f"exit status {done.returncode}, last line {last!r}",
             "stdout_tail": done.stdout[-TAIL:], "stderr_tail": "" if passed else done.stderr[-TAIL:]}
 
@@ -121,10 +131,10 @@ def _load(path: Path | None) -> dict:
 
 
 def _line(kind: str, lesson: str, entry: dict) -> str:
-    head = f"{'ok  ' if entry['status'] == 'ok' else 'FAIL'} {lesson}"
+    head = f"{'ok  ' if entry['status'] == Outcome.OK else 'FAIL'} {lesson}"
     if kind == "examples":
-        return f"{head}: {'PASS' if entry['status'] == 'ok' else entry['why']} ({entry['seconds']}s)"
-    if entry["status"] in ("crashed", "error"):
+        return f"{head}: {'PASS' if entry['status'] == Outcome.OK else entry['why']} ({entry['seconds']}s)"
+    if entry["status"] in (Outcome.CRASHED, Outcome.ERROR):
         return f"FAIL {lesson}: {entry['status']}: {entry['why']}"
     backend = (entry["receipt"] or {}).get("backend")
     cells = "; ".join(f"{f['cell']}: {f['why']}" for f in entry["failing_cells"])
@@ -158,12 +168,12 @@ def check_in_process(args) -> int:
     for lesson in todo:
         if lesson in done:
             entry = done[lesson]
-            if entry["status"] == "running":  # the process ended in it: recorded, not retried
-                entry = {"status": "crashed", "seconds": 0.0,
+            if entry["status"] == Outcome.RUNNING:  # the process ended in it: recorded, not retried
+                entry = {"status": Outcome.CRASHED, "seconds": 0.0,
                          "why": "the process ended while running it (a crash, or a time limit)"}
             entries[lesson] = entry
             print(f"done {lesson}: {entry['status']} (from {args.skip_done})")
-            failed += entry["status"] != "ok"
+            failed += entry["status"] != Outcome.OK
             continue
         if kind == "examples":
             entry = run_example(course, lesson, args.platform, args.example_timeout)
@@ -172,17 +182,17 @@ def check_in_process(args) -> int:
             if missing:
                 print(f"skip {lesson}: {missing}")
                 continue
-            entries[lesson] = {"status": "running"}
+            entries[lesson] = {"status": Outcome.RUNNING}
             save()
             try:
                 entry = check_here(course, lesson, process, args.cell_timeout)
             except Exception as exc:  # a fault of this runner's, not the lesson's: reported, and the next lesson runs
-                entry = {"status": "error", "seconds": 0.0, "why": f"{type(exc).__name__}: {exc}",
+                entry = {"status": Outcome.ERROR, "seconds": 0.0, "why": f"{type(exc).__name__}: {exc}",
                          "traceback": traceback.format_exc()}
         entries[lesson] = entry
         save()
         print(_line(kind, lesson, entry), flush=True)
-        failed += entry["status"] != "ok"
+        failed += entry["status"] != Outcome.OK
     save()  # also when every lesson came from --skip-done
     print(f"{len(todo) - failed} of {len(todo)} {kind} ok on {args.platform}"
           + (f"; report: {report_path}" if report_path else ""))

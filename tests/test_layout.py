@@ -1,7 +1,9 @@
 """The package's shape: what the code must keep true as modules move (fast, no kernels)."""
 import argparse
 import ast
+import dataclasses
 import importlib.metadata
+import json
 import os
 import re
 import shutil
@@ -14,6 +16,8 @@ import pytest
 
 from jaxcourse.course import canonical
 from jaxcourse.grading import trusted
+from jaxcourse.grading.score import STATUSES, CellResult, Status
+from jaxcourse.inprocess import Outcome
 from jaxcourse.run import platforms
 from jaxcourse.run.execute import CompilationCache, RunSettings
 
@@ -314,3 +318,67 @@ def test_each_package_imports_only_the_layers_below_it():
                                [node.module.split(".")[0]] if isinstance(node, ast.ImportFrom) and node.level == 0
                                else [])}
     assert not run_imports & {"nbgrader", "papermill", "nbclient"}
+
+
+STATUS_WORDS = set(STATUSES) | set(Outcome)
+
+
+def bare_statuses(package: Path) -> list[str]:
+    """Each place that compares or writes a status as bare text instead of its enum (score.Status,
+    inprocess.Outcome): `row["status"] == "ok"`, `{"status": "failed"}`, `status="error"`, a
+    CellResult built with a string, or `Status.OK.value`."""
+    def word(node: ast.AST) -> bool:
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return any(word(element) for element in node.elts)
+        return isinstance(node, ast.Constant) and node.value in STATUS_WORDS
+
+    def about_status(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "status"
+                or isinstance(node, ast.Attribute) and node.attr == "status"
+                or isinstance(node, ast.Name) and "status" in node.id)
+
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Compare):
+                sides = (node.left, *node.comparators)
+                hit = any(map(word, sides)) and any(map(about_status, sides))
+            elif isinstance(node, ast.Dict):
+                hit = any(isinstance(k, ast.Constant) and k.value == "status" and word(v) for k, v in zip(node.keys, node.values))
+            elif isinstance(node, ast.Call):
+                hit = (any(k.arg == "status" and word(k.value) for k in node.keywords)
+                       or getattr(node.func, "id", None) == "CellResult" and len(node.args) > 3 and word(node.args[3]))
+            elif isinstance(node, ast.Assign):
+                hit = word(node.value) and any(map(about_status, node.targets))
+            elif isinstance(node, ast.Attribute):
+                hit = (node.attr == "value" and isinstance(node.value, ast.Attribute)
+                       and getattr(node.value.value, "id", None) in ("Status", "Outcome"))
+            else:
+                continue
+            if hit:
+                found.append((str(path.relative_to(package)), node.lineno))
+    return [f"{name}:{line}" for name, line in sorted(found)]
+
+
+def test_bare_statuses_are_found_when_planted(tmp_path):
+    (tmp_path / "m.py").write_text(
+        'def f(row, entry, result):\n'
+        '    if row["status"] == "ok":\n        return 1\n'
+        '    if entry.status in ("timeout", "x"):\n        return 2\n'
+        '    result.status = "failed"\n'
+        '    g(status="tampered")\n'
+        '    CellResult("t", 0, 1, "error", "")\n'
+        '    return {"status": "FAIL"}, Status.OK.value\n')
+    assert bare_statuses(tmp_path) == ["m.py:2", "m.py:4", "m.py:6", "m.py:7", "m.py:8", "m.py:9", "m.py:9"]
+
+
+def test_statuses_are_the_enum_end_to_end():
+    """No status is compared or written as bare text; a CellResult holds a Status, its ledger text
+    reads back as one, and a status the enum does not know is refused."""
+    assert bare_statuses(trusted.PACKAGE) == []
+    row = CellResult("t", 0.0, 1.0, Status.FAILED, "wrong")
+    assert type(row.status) is Status
+    back = CellResult(**json.loads(json.dumps(dataclasses.asdict(row))))
+    assert back == row and type(back.status) is Status and json.dumps(back.status) == '"failed"'
+    with pytest.raises(ValueError):
+        CellResult("t", 0.0, 1.0, "passed", "")

@@ -86,7 +86,7 @@ def analyse(course: Course, lesson: str) -> ClassResults:
         for row in group:
             question = questions.setdefault(row["grade_id"], Question(row["grade_id"], float(row["max_points"])))
             question.points.append(float(row["points"]))
-            if row["status"] != "ok":
+            if row["status"] != Status.OK:
                 question.failures[f"{row['status']}: {reason(row['detail'])}"] += 1
     totals = {}
     with Gradebook(course.db_url, COURSE_ID) as gb:

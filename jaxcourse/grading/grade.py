@@ -66,9 +66,9 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
                    notes: list[str], why_missing: str | None = None) -> Graded:
     """Grade one notebook file (None: not submitted, for `why_missing`). `notes` (what collect
     chose or ignored) follow each row's own detail, before what reading repaired."""
-    def all_rows(status: str, detail: str, more: list[str] = ()) -> Graded:
+    def all_rows(status: Status, detail: str, more: list[str] = ()) -> Graded:
         detail = inert("; ".join([detail, *notes, *more]), 400)
-        return Graded([CellResult(t.grade_id, 0.0, t.max_points, str(status), detail) for t in tests], None, None)
+        return Graded([CellResult(t.grade_id, 0.0, t.max_points, status, detail) for t in tests], None, None)
 
     if path is None:
         return all_rows(Status.MISSING, why_missing or f"{notebook}.ipynb was not submitted")
@@ -110,7 +110,7 @@ def score_notebook(merged: NotebookNode, own: NotebookNode, execution: Execution
     observed = (receipt or {}).get("backend")
     if receipt is not None and observed != options.platform:
         for row in rows:
-            row.points, row.status = 0.0, Status.PLATFORM_MISMATCH.value
+            row.points, row.status = 0.0, Status.PLATFORM_MISMATCH
             row.detail = f"ran on {observed}, requested {options.platform}"
     elif receipt is None:
         notes.append("no device receipt: the grader's final cell did not report a platform")
@@ -164,7 +164,7 @@ def failed_submission(course: Course, submission: Submission, structure: dict[st
         handle.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} {submission.student}: {kind} in {where}\n")
         handle.write("".join(traceback.format_exception(exc)))
     rows = [report.csv_row(submission.student, notebook, CellResult(t.grade_id, 0.0, t.max_points,
-                                                                    Status.INTERNAL_ERROR.value, detail), "unknown")
+                                                                    Status.INTERNAL_ERROR, detail), "unknown")
             for notebook, tests in structure.items() for t in tests]
     return LedgerEntry(submission.student, "", "", "", rows)
 

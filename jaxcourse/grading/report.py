@@ -93,7 +93,7 @@ class Summary:
 
     @property
     def platform_mismatch(self) -> bool:
-        return any(row["status"] == "platform-mismatch" for row in self.rows)
+        return any(row["status"] == Status.PLATFORM_MISMATCH for row in self.rows)
 
     def totals(self) -> dict[str, tuple[float, float, float]]:
         """Each student's counted points, maximum, and late penalty."""
@@ -123,7 +123,7 @@ class Summary:
         def mark(row: dict | None) -> str:
             if row is None:
                 return "-"
-            notes = [" hand" if row.get("manual_points") else "", "" if row["status"] == "ok" else f" {row['status']}",
+            notes = [" hand" if row.get("manual_points") else "", "" if row["status"] == Status.OK else f" {row['status']}",
                      " review" if row.get("needs_review") else ""]
             return f"{float(row['points']):g}" + "".join(notes)
 

@@ -51,8 +51,12 @@ class CellResult:
     grade_id: str
     points: float
     max_points: float
-    status: str
+    status: Status
     detail: str
+
+    def __post_init__(self):
+        # A ledger read back holds the status as its text: it becomes the enum here, or is refused.
+        self.status = Status(self.status)
 
 
 class BadRecord(ValueError):
@@ -349,15 +353,15 @@ def error_of(cell: NotebookNode) -> tuple[str, str] | None:
 
 
 def score_cell(grade_id: str, max_points: float, cell: NotebookNode | None, expected: dict[str, dict] | None,
-               interrupted: tuple[str, str] | None = None) -> CellResult:
+               interrupted: tuple[Status, str] | None = None) -> CellResult:
     """Score one test cell.
 
     `expected` maps each check name to the instructor's record; None scores the instructor's
     own run, where there is nothing to compare yet. `interrupted` is the (status, detail) of a
     run that ended early (timeout, dead kernel, limit); it explains cells left without checks.
     """
-    def result(status: str, detail: str, points: float = 0.0) -> CellResult:
-        return CellResult(grade_id, points, max_points, str(status), inert(detail))
+    def result(status: Status, detail: str, points: float = 0.0) -> CellResult:
+        return CellResult(grade_id, points, max_points, status, inert(detail))
 
     stopped = interrupted or (Status.ERROR, "the cell did not run")
     if cell is None:

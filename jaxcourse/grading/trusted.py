@@ -69,7 +69,7 @@ def run(nb: NotebookNode, execute: Executor) -> tuple[Execution, NotebookNode | 
     return execution, merged, receipt_of(back.cells[-1]), ""
 
 
-def interrupted_by(execution: Execution) -> tuple[str, str] | None:
+def interrupted_by(execution: Execution) -> tuple[Status, str] | None:
     """How a run that ended early explains the cells it never finished."""
     if not execution.fatal:
         return None

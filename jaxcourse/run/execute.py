@@ -49,8 +49,8 @@ MAX_OUTPUTS_READ = 12_000
 # How the notebook runner's exit status explains a run that ended early (see kernel/run_notebook.py).
 # Status 3 (the kernel did not start) is the machine's failure, not the student's: KernelDidNotStart.
 EXIT_NO_KERNEL = 3
-RUNNER_EXITS = {4: ("timeout", "a cell ran past its time limit and the kernel did not stop"),
-                5: ("error", "the kernel died")}
+RUNNER_EXITS = {4: (True, "a cell ran past its time limit and the kernel did not stop"),  # (timed out, why)
+                5: (False, "the kernel died")}
 
 
 class SandboxUnavailable(RuntimeError):
@@ -628,8 +628,7 @@ class Sandbox:
             failure.add_note(f"runner stderr (for the grader's log only):\n{stderr[-2000:]}")
             raise failure
         elif proc.returncode in RUNNER_EXITS:
-            status, fatal = RUNNER_EXITS[proc.returncode]
-            timed_out = status == "timeout"
+            timed_out, fatal = RUNNER_EXITS[proc.returncode]
         elif proc.returncode != 0:
             fatal = f"the notebook runner exited with status {proc.returncode}"
         notebook = None
