@@ -130,19 +130,48 @@ class LessonInfo:
     platforms: tuple[str, ...]    # where it can be graded
     devices: int                  # devices its tests need; on cpu the grader provides them
 
+    FIELDS = ("chapter", "phase", "packages", "platforms", "devices")
+
     @classmethod
     def read(cls, path: Path) -> "LessonInfo":
-        meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {}).get("jaxcourse", {})
+        """The lesson's declaration, every field checked: a CourseError names the lesson and the field."""
         lesson = path.stem
+
+        def bad(name: str, why: str) -> CourseError:
+            return CourseError(f"lesson {lesson}: metadata.jaxcourse.{name} {why} ({path}; see docs/authoring.md)")
+
         try:
-            info = cls(lesson, int(meta["chapter"]), int(meta["phase"]), dict(meta.get("packages", {})),
-                       tuple(meta.get("platforms", PLATFORMS)), int(meta.get("devices", 1)))
-        except (KeyError, TypeError, ValueError):
-            raise CourseError(f"{path}: metadata.jaxcourse needs chapter, phase, packages, platforms and devices "
-                              "(see docs/authoring.md)") from None
-        if not set(info.platforms) <= set(PLATFORMS) or info.devices < 1:
-            raise CourseError(f"{path}: platforms must be among {PLATFORMS} and devices at least 1")
-        return info
+            nb = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise CourseError(f"lesson {lesson}: {path} is not a readable notebook ({exc})") from None
+        meta = nb.get("metadata", {}).get("jaxcourse") if isinstance(nb, dict) and isinstance(nb.get("metadata"), dict) else None
+        if not isinstance(meta, dict):
+            raise CourseError(f"lesson {lesson}: {path} has no metadata.jaxcourse block (see docs/authoring.md)")
+        unknown = sorted(set(meta) - set(cls.FIELDS))
+        if unknown:
+            raise bad(unknown[0], f"is not a field; the fields are {', '.join(cls.FIELDS)}")
+
+        def whole(name: str, default: int | None = None) -> int:
+            value = meta.get(name, default)
+            if value is None:
+                raise bad(name, "is missing")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise bad(name, f"must be a whole number of at least 1, not {value!r:.60}")
+            return value
+
+        chapter, phase, devices = whole("chapter"), whole("phase"), whole("devices", 1)
+        packages = meta.get("packages", {})
+        if not isinstance(packages, dict) or not all(isinstance(v, str) and v for v in packages.values()):
+            raise bad("packages", f"must map each import name to its pip name, not {packages!r:.60}")
+        platforms = meta.get("platforms", list(PLATFORMS))
+        if (not isinstance(platforms, list) or not platforms or not all(p in PLATFORMS for p in platforms)
+                or len(set(platforms)) != len(platforms)):
+            raise bad("platforms", f"must list distinct platforms among {', '.join(PLATFORMS)}, not {platforms!r:.60}")
+        one_device = [p for p in platforms if not TABLE[p].virtual_devices]
+        if devices > 1 and one_device:
+            raise bad("platforms", f"lists {', '.join(one_device)}, where a grading worker has one device, "
+                                   f"and the lesson needs {devices} (metadata.jaxcourse.devices)")
+        return cls(lesson, chapter, phase, dict(packages), tuple(platforms), devices)
 
     def refuse(self, platform: str) -> None:
         """Raise CourseError when this lesson cannot be graded on `platform`."""
@@ -228,14 +257,9 @@ class Course:
         return sorted(d.name for d in self.source.iterdir() if (d / f"{d.name}.ipynb").is_file())
 
     def lessons(self) -> list[str]:
-        """Every lesson folder under source/ that holds its own notebook, in course order."""
-        def place(lesson: str) -> tuple[int, str]:
-            try:
-                return self.info(lesson).chapter, lesson
-            except (CourseError, ValueError):  # listed last; using it reports what is wrong
-                return 10**6, lesson
-
-        return sorted(self.lesson_ids(), key=place)
+        """Every lesson folder under source/ that holds its own notebook, in course order. Each
+        lesson's metadata is read and checked here: a bad one is a CourseError naming it."""
+        return sorted(self.lesson_ids(), key=lambda lesson: (self.info(lesson).chapter, lesson))
 
     def info(self, lesson: str) -> "LessonInfo":
         return LessonInfo.read(self.lesson_notebook(lesson))
@@ -255,13 +279,14 @@ class Course:
         return CourseError(f"no lesson {lesson!r} in {self.source}: {hint}")
 
     def select(self, lessons: list[str] | None) -> list[str]:
-        known = self.lessons()
+        """The lessons named (all of them when none is), each one's metadata checked."""
         if not lessons:
+            known = self.lessons()
             if not known:
                 raise CourseError(f"no lessons found under {self.source}")
             return known
         for lesson in lessons:
-            self.lesson_notebook(lesson)
+            self.info(lesson)
         return list(lessons)
 
     def nbgrader_config(self) -> Config:

@@ -162,3 +162,50 @@ def test_grading_refuses_a_platform_the_lesson_cannot_use(tmp_path):
     assert course.info("cpu-only").platforms == ("cpu",)
     with pytest.raises(CourseError, match="can be graded on cpu only"):
         grade_lesson(course, "cpu-only", Options(platform="tpu", log=lambda *_: None))
+
+
+GOOD_METADATA = {"chapter": 3, "phase": 1, "packages": {"jax": "jax"}, "platforms": ["cpu", "gpu", "tpu"], "devices": 1}
+BAD_METADATA = [
+    ("no chapter", {"chapter": None}, "metadata.jaxcourse.chapter is missing"),
+    ("chapter as text", {"chapter": "3"}, "metadata.jaxcourse.chapter must be a whole number"),
+    ("phase a bool", {"phase": True}, "metadata.jaxcourse.phase must be a whole number"),
+    ("no devices", {"devices": 0}, "metadata.jaxcourse.devices must be a whole number of at least 1"),
+    ("a misspelt field", {"device": 2}, "metadata.jaxcourse.device is not a field"),
+    ("an unknown platform", {"platforms": ["cpu", "quantum"]}, "metadata.jaxcourse.platforms must list"),
+    ("platforms as one string", {"platforms": "cpu"}, "metadata.jaxcourse.platforms must list"),
+    ("packages as a list", {"packages": ["jax"]}, "metadata.jaxcourse.packages must map"),
+    ("devices a one-chip worker lacks", {"devices": 4}, "metadata.jaxcourse.platforms lists gpu, tpu, where"),
+]
+
+
+def course_with_lesson(root, metadata):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A lesson")])
+    if metadata is not None:
+        nb.metadata["jaxcourse"] = {k: v for k, v in metadata.items() if v is not None}
+    (root / "source" / "bad-01").mkdir(parents=True)
+    nbformat.write(nb, root / "source" / "bad-01" / "bad-01.ipynb")
+    return Course.at(root)
+
+
+@pytest.mark.fast
+def test_good_lesson_metadata_loads(tmp_path):
+    course = course_with_lesson(tmp_path, GOOD_METADATA)
+    assert course.lessons() == ["bad-01"] and course.select(["bad-01"]) == ["bad-01"]
+    assert course.info("bad-01").platforms == ("cpu", "gpu", "tpu")
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("case, change, message", BAD_METADATA, ids=[case for case, _, _ in BAD_METADATA])
+def test_bad_lesson_metadata_is_refused_where_the_lesson_is_loaded(tmp_path, case, change, message):
+    """Listing the course, naming the lesson, or reading its info: each names the lesson and the field."""
+    course = course_with_lesson(tmp_path, {**GOOD_METADATA, **change})
+    for load in (course.lessons, lambda: course.select(["bad-01"]), lambda: course.info("bad-01")):
+        with pytest.raises(CourseError, match="lesson bad-01: " + message):
+            load()
+
+
+@pytest.mark.fast
+def test_a_lesson_without_a_metadata_block_is_refused(tmp_path):
+    course = course_with_lesson(tmp_path, None)
+    with pytest.raises(CourseError, match="lesson bad-01: .* has no metadata.jaxcourse block"):
+        course.lessons()
