@@ -92,6 +92,18 @@ def test_a_run_killed_at_the_wall_clock_keeps_the_cells_it_finished():
     assert "first done" in out and "second done" in out, out
 
 
+def test_only_the_runners_own_timeout_marks_a_cell_timed_out():
+    """nbclient's on_cell_error hook marks the cell whose reply nbclient made up at the timeout;
+    an exception the student names CellTimeout is an error like any other."""
+    execution = Sandbox(SandboxSpec("cpu", Limits(cell_timeout=4, notebook_timeout=120))).run(notebook(
+        "class CellTimeout(Exception):\n    pass\nraise CellTimeout('cell ran longer than 4s')",
+        "import time\ntime.sleep(60)", "print('after')"))
+    forged, slow, after = execution.notebook.cells
+    assert "jaxcourse_timeout" not in forged.metadata and forged.outputs[-1].ename == "CellTimeout"
+    assert slow.metadata.get("jaxcourse_timeout") == 4
+    assert "after" in printed(execution)
+
+
 def test_compilation_cache_is_filled_by_the_solution_and_read_only_for_students(tmp_path):
     folder = tmp_path / "cache"
     folder.mkdir()

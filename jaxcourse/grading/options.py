@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 # What a warm kernel imports before its notebook arrives: JAX's heavy dependencies, but not
 # jax itself, which reads JAX_* variables at import that a lesson may still set (welcome-cpu
 # sets JAX_NUM_CPU_DEVICES before `import jax`).
-PREIMPORT = ("numpy", "ml_dtypes", "opt_einsum", "jaxlib._jax", "jaxlib.xla_client")
+PREIMPORT = ("numpy", "ml_dtypes", "opt_einsum", "jaxlib.xla_client")  # the last loads jaxlib's compiled extension
 
 
 @dataclass

@@ -7,6 +7,7 @@ The kernel starts at once and imports PREIMPORT (comma-separated modules); the n
 when the grader writes "run" on stdin, so a sandbox can be warmed up while others are busy.
 """
 import os
+import secrets
 import sys
 import time
 
@@ -36,6 +37,9 @@ TRUNCATED = "\n[output truncated by the grader: the notebook printed too much]\n
 # The runner reports how a run ended by its exit status alone: the kernel shares its stdout
 # and stderr, so nothing printed there is trusted as a message. execute.py maps these.
 EXIT_NO_KERNEL, EXIT_CELL_STUCK, EXIT_KERNEL_DIED = 3, 4, 5
+# Held by this process only, so that a reply the kernel (the student's code) sends cannot pass
+# for nbclient's timeout; a forged one would anyway only cost the student its own cell.
+TIMEOUT_MARK = secrets.token_hex(16)
 
 
 def output_size(msg):
@@ -57,6 +61,7 @@ class GraderClient(PapermillNotebookClient):
         self.budget = {"plain": self.output_bytes, "records": RECORD_BYTES}
         self.outputs_left = dict(MAX_OUTPUTS)
         self.warned = False
+        self.on_cell_error = self.mark_timeout
 
     def output(self, outs, msg, display_id, cell_index):
         size, is_record = output_size(msg)
@@ -72,10 +77,11 @@ class GraderClient(PapermillNotebookClient):
             return None
         return super().output(outs, msg, display_id, cell_index)
 
-    async def _async_handle_timeout(self, timeout, cell=None):
-        if cell is not None:
-            cell.setdefault("metadata", {})["jaxcourse_timeout"] = timeout
-        return await super()._async_handle_timeout(timeout, cell)
+    def mark_timeout(self, cell, cell_index, execute_reply):
+        """nbclient's on_cell_error hook: the reply nbclient makes up when a cell runs past the
+        timeout (error_on_timeout) carries TIMEOUT_MARK, which no reply from the kernel can."""
+        if execute_reply["content"].get("jaxcourse_timeout") == TIMEOUT_MARK:
+            cell.setdefault("metadata", {})["jaxcourse_timeout"] = self.timeout
 
 
 class GraderEngine(NBClientEngine):
@@ -150,7 +156,8 @@ def main():
             kernel_name="python3", progress_bar=False, log_output=False,
             execution_timeout=int(cell_timeout), start_timeout=120,
             allow_errors=True, interrupt_on_timeout=True,
-            error_on_timeout={"ename": "CellTimeout", "evalue": f"cell ran longer than {cell_timeout}s", "traceback": []},
+            error_on_timeout={"ename": "CellTimeout", "evalue": f"cell ran longer than {cell_timeout}s", "traceback": [],
+                              "jaxcourse_timeout": TIMEOUT_MARK},
         )
     except PapermillExecutionError:
         # Errors in cells are expected and scored per cell; drop the banner cells papermill adds.

@@ -3,21 +3,26 @@
 Drawing a figure to PNG can cost more than a lesson's arithmetic, and nobody looks at the
 pictures of a graded run. The figure objects are complete, so a test can still read their data.
 `plt.show()` leaves a line saying what was not drawn, and closes the figures as the inline
-backend does.
+backend does. A backend module as matplotlib's backend_template describes it: a FigureCanvas
+whose manager_class says what `plt.show()` does.
 """
-from matplotlib._pylab_helpers import Gcf
-from matplotlib.backend_bases import FigureManagerBase, _Backend
+from matplotlib.backend_bases import FigureManagerBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 
-@_Backend.export
-class _BackendUndrawn(_Backend):
-    FigureCanvas = FigureCanvasAgg
-    FigureManager = FigureManagerBase
-
-    @staticmethod
-    def show(*args, **kwargs):
+class UndrawnManager(FigureManagerBase):
+    @classmethod
+    def pyplot_show(cls, *, block=None):
+        import matplotlib.pyplot as plt
         from IPython.display import display
-        for manager in Gcf.get_all_fig_managers():
-            display({"text/plain": f"[figure {manager.num}: not drawn in the graded run]"}, raw=True)
-        Gcf.destroy_all()
+        for number in plt.get_fignums():
+            display({"text/plain": f"[figure {number}: not drawn in the graded run]"}, raw=True)
+        plt.close("all")
+
+
+class UndrawnCanvas(FigureCanvasAgg):
+    manager_class = UndrawnManager
+
+
+FigureCanvas = UndrawnCanvas
+FigureManager = UndrawnManager
