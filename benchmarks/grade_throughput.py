@@ -40,9 +40,9 @@ sys.path.insert(0, str(REPO))
 import nbformat  # noqa: E402
 
 from jaxcourse import fabricate  # noqa: E402
-from jaxcourse.artefacts import solution_notebook, solution_script  # noqa: E402
+from jaxcourse.authoring.artefacts import solution_notebook, solution_script  # noqa: E402
 from jaxcourse.course import Course  # noqa: E402
-from jaxcourse.release import release  # noqa: E402
+from jaxcourse.authoring.release import release  # noqa: E402
 from jaxcourse.workers import default_workers  # noqa: E402
 
 
@@ -138,7 +138,7 @@ def scaling(lesson: str, n: int, workers: int, rounds: int, ours: list[str], env
 
 
 def against_stock(lesson: str, n: int, rounds: int, ours: list[str], env: dict[str, str]) -> None:
-    # The course's config turns `nbgrader autograde` off (jaxcourse.seams); stock nbgrader is what is measured.
+    # The course's config turns `nbgrader autograde` off (jaxcourse.grading.seams); stock nbgrader is what is measured.
     nbgrader = [str(Path(sys.executable).parent / "nbgrader"), "autograde", lesson, "--force",
                 "--Autograde.exporter_class=nbconvert.exporters.NotebookExporter"]
     cores, workers = os.cpu_count(), default_workers("cpu")

@@ -11,22 +11,27 @@ from importlib.metadata import PackageNotFoundError, version
 from dataclasses import replace
 from pathlib import Path
 
+from .kernel import no_format_checkers  # noqa: F401  (an entry point: before anything imports nbformat)
+
 import nbformat
 from sqlalchemy.exc import SAWarning
 
-from . import fabricate
-from .analytics import write_report
-from .check import check_lesson
+from .authoring import fabricate
+from .authoring.check import check_lesson
+from .authoring.lessonfile import ClearOutputs, write_recorded
+from .authoring.publish import publish
+from .authoring.release import release
+from .authoring.scaffold import new_lesson
 from .course import PLATFORMS, SETTINGS_FILE, Course, CourseError
-from .execute import Limits, PlatformUnavailable, SandboxUnavailable, preflight
-from .grade import Options, Progress, grade_lesson, trusted_run
+from .grading.analytics import write_report
+from .grading.expected import trusted_run
+from .grading.grade import grade_lesson
+from .grading.options import Options, Progress
+from .grading.record import LedgerEntry
+from .grading.report import write_lesson_feedback
 from .inprocess import add_options, check_in_process, compare_exports
-from .ray_backend import BackendUnavailable
-from .publish import publish
-from .record import LedgerEntry
-from .report import write_lesson_feedback
-from .release import ClearOutputs, release, write_recorded
-from .scaffold import new_lesson
+from .run.backends import BACKENDS, GRADING_BACKENDS
+from .run.execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight
 
 DEMO_MARKER = ".jaxcourse-demo"
 
@@ -98,7 +103,9 @@ def cmd_check_source(args) -> int:
     if args.report or args.skip_done or args.shard or args.examples:
         raise CourseError("--report, --skip-done, --shard and --examples go with --in-process")
     course, options = _course(args), _options(args)
-    preflight(options.platform)
+    backend = BACKENDS[options.backend]
+    backend.prepare(options.ray_address)
+    backend.preflight(options.platform)
     failed = 0
     for lesson in course.select(args.lessons):
         start = time.monotonic()
@@ -283,6 +290,11 @@ def parser() -> argparse.ArgumentParser:
                         help="no kernel and no sandbox: every lesson (default: all that declare --platform) and "
                         "its mutants in this one process, trusted notebooks only (python -m jaxcourse.inprocess)")
     add_options(source)
+    source.add_argument("--backend", choices=tuple(BACKENDS), default="local",
+                        help="where each solution runs: local sandboxes, a Ray cluster, or in-process (this "
+                        "process, kernel-free, one lesson after another)")
+    source.add_argument("--ray-address", metavar="ADDR", help="with --backend ray: the cluster to join "
+                        "(default: start a local one)")
     compared = command("compare-exports", compare_exports, "list the hidden checks whose values in report ACTUAL "
                        "differ from report EXPECTED beyond the instructor's tolerance (check-source --in-process "
                        "--report)", lessons=None)
@@ -304,7 +316,7 @@ def parser() -> argparse.ArgumentParser:
                        help="start each sandbox only when its submission is due, with nothing imported ahead")
         p.add_argument("--no-compilation-cache", action="store_true",
                        help="do not share the solution's compiled programs (read-only) with submissions")
-        p.add_argument("--backend", choices=("local", "ray"), default="local",
+        p.add_argument("--backend", choices=GRADING_BACKENDS, default="local",
                        help="ray: run each notebook as a task on a Ray cluster (pip install -e '.[ray]')")
         p.add_argument("--ray-address", metavar="ADDR", help="cluster to join (default: start a local one)")
     command("feedback", cmd_feedback, "write feedback/<student>/LESSON/*.html for the graded submissions "

@@ -5,14 +5,18 @@ import difflib
 import json
 import os
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import nbformat
 from traitlets.config import Config
 
+from .run.platforms import NAMES, TABLE
+
 COURSE_ID = "jax-course"
-PLATFORMS = ("cpu", "gpu", "tpu")
+PLATFORMS = NAMES  # the platform table's names
 SETTINGS_FILE = "course.toml"
 PINS_FILE = "requirements-cpu.txt"   # a pip freeze of the environment the grader runs
 # GitHub's rules for owner and repository names, and a branch name without surprises in a URL.
@@ -57,9 +61,9 @@ def configure_nbgrader(c: Config) -> Config:
         "nbgrader.preprocessors.InstantiateTests",
         "nbgrader.preprocessors.LockCells",
         "nbgrader.preprocessors.ClearSolutions",
-        "jaxcourse.release.ClearOutputs",
-        "jaxcourse.release.InsertRecordedOutputs",
-        "jaxcourse.release.AddColabCells",
+        "jaxcourse.authoring.lessonfile.ClearOutputs",
+        "jaxcourse.authoring.release.InsertRecordedOutputs",
+        "jaxcourse.authoring.release.AddColabCells",
         "nbgrader.preprocessors.CheckCellMetadata",
         "nbgrader.preprocessors.ComputeChecksums",
         "nbgrader.preprocessors.SaveCells",
@@ -75,8 +79,8 @@ def configure_nbgrader(c: Config) -> Config:
     c.OverwriteCells.add_missing_cells = True
     # nbgrader's own grading runs student code unsandboxed and cannot score hidden checks: it
     # refuses (also the formgrader's button); feedback is made only from notebooks without hidden tests.
-    c.Autograde.exporter_class = "jaxcourse.seams.RefuseAutograde"
-    c.GenerateFeedback.preprocessors = ["jaxcourse.seams.RequireHiddenTestsRemoved", "nbgrader.preprocessors.GetGrades",
+    c.Autograde.exporter_class = "jaxcourse.grading.seams.RefuseAutograde"
+    c.GenerateFeedback.preprocessors = ["jaxcourse.grading.seams.RequireHiddenTestsRemoved", "nbgrader.preprocessors.GetGrades",
                                         "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
     return c
 
@@ -144,9 +148,16 @@ class LessonInfo:
         """Raise CourseError when this lesson cannot be graded on `platform`."""
         if platform not in self.platforms:
             need = f"; its tests need {self.devices} devices and a {platform} grading worker has one" \
-                if self.devices > 1 and platform != "cpu" else ""
+                if self.devices > 1 and not TABLE[platform].virtual_devices else ""
             raise CourseError(f"{self.lesson} can be graded on {', '.join(self.platforms)} only{need}: "
                               f"use --platform {self.platforms[0]}. Nothing was graded.")
+
+
+def lesson_title(course: Course, lesson: str) -> str:
+    """The notebook's first level-one heading."""
+    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
+    return next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
+                 for line in cell.source.splitlines() if line.startswith("# ")), lesson)
 
 
 @dataclass(frozen=True)
@@ -192,6 +203,11 @@ class Course:
 
     @property
     def db_url(self) -> str:
+        """The gradebook's address for nbgrader, which runs `alembic` from this environment when
+        it creates one: reaching it puts that environment on PATH, activated or not."""
+        tools = os.path.dirname(sys.executable)
+        if tools not in os.environ.get("PATH", "").split(os.pathsep):
+            os.environ["PATH"] = tools + os.pathsep + os.environ.get("PATH", "")
         return f"sqlite:///{self.gradebook}"
 
     def settings(self) -> Settings:

@@ -18,8 +18,8 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.plugins import ExportPlugin
 
 from .course import Course
-from .report import spreadsheet_safe
-from .safefs import atomic_write
+from .grading.report import spreadsheet_safe
+from .run.safefs import atomic_write
 
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 

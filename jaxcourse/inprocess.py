@@ -3,21 +3,15 @@ lessons run kernel-free, one after another in this one process.
 
 For a host where no Jupyter kernel can start (no sockets) and no sandbox can (no user
 namespaces), and whose chip one process at a time may hold: each lesson's mutation notebook
-(the one `check-lesson` runs) executes in a fresh IPython shell here, and the grader's own code
+(the one `check-lesson` runs) executes in a fresh IPython shell here (`kernelfree`), and the grader's own code
 judges it: the solution as a trusted run, then every mutant. Trusted notebooks only: nothing is
 sandboxed. Nothing imported here imports nbgrader, papermill or nbclient.
 """
 from __future__ import annotations
 
 import argparse
-import contextlib
-import copy
-import gc
-import io
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,198 +19,20 @@ import time
 import traceback
 from pathlib import Path
 
-from IPython.core.displayhook import DisplayHook
-from IPython.core.displaypub import DisplayPublisher
-from IPython.core.interactiveshell import InteractiveShell
-from nbformat.notebooknode import NotebookNode
-from traitlets.config import Config
+from .kernel import no_format_checkers  # noqa: F401  (an entry point: before anything imports nbformat)
 
+from nbformat.notebooknode import NotebookNode
+
+from .authoring.mutation import judge_mutants, run_mutation_notebook
 from .course import PLATFORMS, Course, CourseError
-from .execute import KERNEL_DIR, UNDRAWN_FIGURES, Execution, Limits, jax_platforms
-from .mutation import judge_mutants, run_mutation_notebook
-from .safefs import atomic_write
-from .score import compare
-from .trusted import lesson_env, script_env, solution_failures, source_hash
+from .grading.score import compare
+from .grading.trusted import lesson_env, script_env, solution_failures, source_hash
+from .run.execute import Limits
+from .run.kernelfree import Process, execute_here
+from .run.safefs import atomic_write
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 TAIL = 3000  # characters of a failing cell's printed output kept in the report
-
-
-# ---------------------------------------------------------------- a kernel-free notebook run
-
-def _jsonable(data: dict) -> dict:
-    """As the data would arrive from a kernel: through JSON."""
-    return json.loads(json.dumps(data, default=str))
-
-
-class _Publisher(DisplayPublisher):
-    def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
-        self.shell.outputs.append(NotebookNode(output_type="display_data", data=_jsonable(data),
-                                               metadata=_jsonable(metadata or {})))
-
-
-class _Hook(DisplayHook):
-    """A cell's value becomes an execute_result, as ipykernel sends it; nothing is printed."""
-
-    def start_displayhook(self):
-        pass
-
-    def write_output_prompt(self):
-        pass
-
-    def write_format_data(self, format_dict, md_dict=None):
-        self.shell.outputs.append(NotebookNode(output_type="execute_result", data=_jsonable(format_dict),
-                                               metadata=_jsonable(md_dict or {}),
-                                               execution_count=self.shell.execution_count))
-
-    def finish_displayhook(self):
-        pass
-
-
-class _Stream(io.TextIOBase):
-    """stdout or stderr of the cell being run, as stream outputs (consecutive writes merged)."""
-
-    def __init__(self, shell: "RecordingShell", name: str):
-        self.shell, self.name = shell, name
-
-    @property
-    def encoding(self) -> str:
-        return "utf-8"
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        outputs = self.shell.outputs
-        if outputs and outputs[-1].output_type == "stream" and outputs[-1].name == self.name:
-            outputs[-1].text += text
-        elif text:
-            outputs.append(NotebookNode(output_type="stream", name=self.name, text=text))
-        return len(text)
-
-
-class RecordingShell(InteractiveShell):
-    """IPython without a kernel: what each cell prints, displays, returns or raises is kept as
-    the nbformat outputs a kernel run leaves (ipykernel's error content: ename, evalue, traceback)."""
-
-    display_pub_class = _Publisher
-    displayhook_class = _Hook
-
-    def __init__(self, **kwargs):
-        self.outputs: list[NotebookNode] = []
-        super().__init__(**kwargs)
-
-    def _showtraceback(self, etype, evalue, stb):
-        self.outputs.append(NotebookNode(output_type="error", ename=str(etype.__name__), evalue=str(evalue),
-                                         traceback=list(stb)))
-
-
-class CellTimeout(Exception):
-    """A cell ran past the cell timeout (the sandboxed runner's error has the same name)."""
-
-
-def _expire(signum, frame):
-    raise CellTimeout("cell ran past its time limit")
-
-
-def run_cell(shell: RecordingShell, cell: NotebookNode, timeout: int) -> None:
-    """Run one code cell, leaving its outputs and execution count on it as a kernel run would."""
-    shell.outputs = cell.outputs = []
-    previous = signal.signal(signal.SIGALRM, _expire)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        with contextlib.redirect_stdout(_Stream(shell, "stdout")), contextlib.redirect_stderr(_Stream(shell, "stderr")):
-            result = shell.run_cell(cell.source, store_history=True)
-        cell.execution_count = result.execution_count
-        timed_out = isinstance(result.error_in_exec, CellTimeout)
-    except CellTimeout:  # raised in IPython's own code, outside the cell's
-        cell.outputs.append(NotebookNode(output_type="error", ename="CellTimeout", evalue="", traceback=[]))
-        timed_out = True
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-    if timed_out:
-        cell.metadata["jaxcourse_timeout"] = timeout  # what score_cell reads as a timeout
-
-
-def execute_here(nb: NotebookNode, cell_timeout: int) -> Execution:
-    """Every code cell of `nb`, in order, in a fresh shell (an empty namespace); a cell that
-    raises leaves an error output and the next cell still runs."""
-    start = time.monotonic()
-    executed = copy.deepcopy(nb)
-    config = Config()
-    config.HistoryManager.hist_file = ":memory:"
-    InteractiveShell.clear_instance()
-    shell = RecordingShell.instance(config=config, colors="nocolor")
-    try:
-        for cell in executed.cells:
-            if cell.cell_type == "code":
-                run_cell(shell, cell, cell_timeout)
-    finally:
-        shell.reset(new_session=False)  # drops the lesson's arrays before the next lesson
-        RecordingShell.clear_instance()
-    return Execution(notebook=executed, seconds=time.monotonic() - start)
-
-
-# ---------------------------------------------------------------- one process, many lessons
-
-class Process:
-    """This process's JAX, environment and working folder, reset for each lesson.
-
-    A kernel starts each lesson afresh; here the lesson gets its environment (grade.lesson_env's
-    variables), an empty working folder and, on the CPU, a new backend with the devices it
-    declares; afterwards every JAX setting goes back to its value at start, and caches are cleared.
-    """
-
-    def __init__(self, platform: str):
-        # Before `import jax`, which reads JAX_PLATFORMS once; the figures backend of graded runs.
-        os.environ["JAX_PLATFORMS"] = jax_platforms(platform)
-        os.environ.update(UNDRAWN_FIGURES)
-        sys.path.append(str(KERNEL_DIR / "figures"))
-        import jax
-        import jax.extend.backend
-
-        self.jax, self.platform = jax, platform
-        jax.config.update("jax_platforms", jax_platforms(platform))
-        self.config = dict(jax.config.values)
-
-    def devices_missing(self, wanted: int) -> str:
-        """Why a lesson that needs `wanted` devices cannot run here, or ''."""
-        if self.platform == "cpu":
-            return ""  # the CPU backend is rebuilt with as many as the lesson declares
-        have = self.jax.device_count()
-        return f"it needs {wanted} devices and this {self.platform} process has {have}" if wanted > have else ""
-
-    @contextlib.contextmanager
-    def lesson(self, env: dict[str, str]):
-        """Run a lesson inside; the notes list what could not be put back afterwards."""
-        jax, notes = self.jax, []
-        environ, cwd, path, main = dict(os.environ), os.getcwd(), list(sys.path), sys.modules.get("__main__")
-        os.environ.update(env)
-        if self.platform == "cpu":  # a new backend with the lesson's devices (JAX_NUM_CPU_DEVICES is read at import)
-            jax.extend.backend.clear_backends()
-            jax.config.update("jax_num_cpu_devices",
-                              int(env.get("JAX_NUM_CPU_DEVICES", self.config["jax_num_cpu_devices"])))
-        with tempfile.TemporaryDirectory(prefix="jaxcourse-lesson-") as home:
-            os.chdir(home)
-            try:
-                yield notes
-            finally:
-                os.chdir(cwd)
-                os.environ.clear()
-                os.environ.update(environ)
-                sys.path[:] = path
-                sys.modules["__main__"] = main
-                if "matplotlib.pyplot" in sys.modules:
-                    sys.modules["matplotlib.pyplot"].close("all")
-                for name, value in self.config.items():
-                    if name != "jax_num_cpu_devices" and jax.config.values.get(name) != value:
-                        try:
-                            jax.config.update(name, value)
-                        except Exception as exc:  # noted in the report: later lessons may see it
-                            notes.append(f"could not reset {name}: {type(exc).__name__}: {exc}")
-                jax.clear_caches()
-                gc.collect()
 
 
 def _error_text(cell: NotebookNode) -> dict:

@@ -12,12 +12,12 @@ import nbformat
 import pytest
 from sqlalchemy.exc import SAWarning
 
-from jaxcourse import fabricate
+from jaxcourse.authoring import fabricate
+from jaxcourse.authoring.release import release
 from jaxcourse.course import Course
-from jaxcourse.execute import preflight
-from jaxcourse.grade import Options, expected_values, grade_lesson
-from jaxcourse.release import release
-from jaxcourse.score import STATUSES
+from jaxcourse.grading.grade import Options, expected_values, grade_lesson
+from jaxcourse.grading.score import STATUSES
+from jaxcourse.run.execute import preflight
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "course"

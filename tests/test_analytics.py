@@ -4,8 +4,8 @@ import subprocess
 import sys
 
 from conftest import fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
-from jaxcourse.analytics import write_report
+from jaxcourse.authoring import fabricate
+from jaxcourse.grading.analytics import write_report
 
 
 def test_report_numbers_for_a_small_class(tmp_path):

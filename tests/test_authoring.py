@@ -7,12 +7,12 @@ import json
 import nbformat
 import pytest
 
-from jaxcourse.check import CHECKS, check_lesson, hidden_asserts, source_problems
+from jaxcourse.authoring.check import CHECKS, check_lesson, hidden_asserts, source_problems
+from jaxcourse.authoring.mutation import check_mutants
+from jaxcourse.authoring.scaffold import new_lesson
 from jaxcourse.cli import main
 from jaxcourse.course import Course, CourseError
-from jaxcourse.grade import Options, grade_lesson
-from jaxcourse.mutation import check_mutants
-from jaxcourse.scaffold import new_lesson
+from jaxcourse.grading.grade import Options, grade_lesson
 
 
 @pytest.fixture(scope="module")

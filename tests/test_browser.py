@@ -685,10 +685,10 @@ def graded_feedback_page(tmp_path: Path) -> tuple[Path, object, list[str]]:
     import nbclient
     import nbformat
     from conftest import lesson_course, release_nb
-    from jaxcourse import fabricate
-    from jaxcourse.grade import Options, grade_lesson
-    from jaxcourse.report import write_lesson_feedback
-    from jaxcourse.release import HIDDEN_REGION
+    from jaxcourse.authoring import fabricate
+    from jaxcourse.grading.grade import Options, grade_lesson
+    from jaxcourse.grading.report import write_lesson_feedback
+    from jaxcourse.authoring.lessonfile import HIDDEN_REGION
 
     course = lesson_course(tmp_path, LESSON)
     released = release_nb(course, LESSON)

@@ -25,7 +25,7 @@ from clean_venvs import (COURSE, CleanVenv, build, check_common, execute, instal
                          release_notebook, setup_lists)
 from conftest import LESSONS, REPO, grade, lesson_course
 from notebook_errors import describe_error, error_of
-from jaxcourse import fabricate
+from jaxcourse.authoring import fabricate
 from jaxcourse.course import canonical, read_pins
 
 RUNTIMES = REPO / "tests" / "colab"

@@ -17,13 +17,13 @@ import psutil
 import pytest
 
 from conftest import nested_folders
-from jaxcourse import safefs
-from jaxcourse.execute import Limits, _tree_usage, accelerator_nodes, bwrap_command, sandbox_env
+from jaxcourse.grading.report import csv_row, feedback_notebook, spreadsheet_safe
+from jaxcourse.grading.sanitize import UnreadableSubmission, read_submission
+from jaxcourse.grading.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
 from jaxcourse.kernel import prelude
-from jaxcourse.report import csv_row, feedback_notebook, spreadsheet_safe
-from jaxcourse.sanitize import UnreadableSubmission, read_submission
-from jaxcourse.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
-from jaxcourse.workers import worker_env
+from jaxcourse.run import safefs
+from jaxcourse.run.execute import Limits, _tree_usage, accelerator_nodes, bwrap_command, sandbox_env
+from jaxcourse.run.platforms import worker_env
 
 pytestmark = pytest.mark.fast
 

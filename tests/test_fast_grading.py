@@ -10,11 +10,14 @@ import psutil
 import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate, ray_backend
-from jaxcourse import grade as grading
-from jaxcourse.execute import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, Sandbox, SandboxSpec
-from jaxcourse.grade import PREIMPORT, Options, cache_path, expected_path
-from jaxcourse.record import executed_path
+from jaxcourse.authoring import fabricate
+from jaxcourse.grading import expected as expected_store
+from jaxcourse.grading.expected import cache_path, expected_path
+from jaxcourse.grading.options import PREIMPORT
+from jaxcourse.grading.record import executed_path
+from jaxcourse.run import ray_backend
+from jaxcourse.run.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
+                               SandboxSpec)
 from test_resume import export_totals
 
 JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"
@@ -160,7 +163,7 @@ def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, m
     """The workers' first sandboxes mount the cache folder while the solution's run refills it."""
     course = fresh_tiny(tmp_path)
     expected_path(course, "tiny", "cpu").unlink()  # the solution runs again; the cache is emptied and refilled
-    fill = grading.fill_cache
+    fill = expected_store.fill_cache
 
     def fill_once_a_sandbox_has_mounted_the_cache(*args):
         deadline = time.monotonic() + 60
@@ -168,7 +171,7 @@ def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, m
             time.sleep(0.05)
         fill(*args)
 
-    monkeypatch.setattr(grading, "fill_cache", fill_once_a_sandbox_has_mounted_the_cache)
+    monkeypatch.setattr(expected_store, "fill_cache", fill_once_a_sandbox_has_mounted_the_cache)
 
     def counting_hits(nb):
         nb.cells.insert(0, nbformat.v4.new_code_cell(COUNT_CACHE_EVENTS))
@@ -262,7 +265,7 @@ def test_graded_runs_build_figures_without_drawing_them():
 
 def test_a_warm_ray_actor_serves_each_notebook_a_fresh_sandbox(local_ray):
     """What an actor keeps between submissions is a started sandbox, never a used one."""
-    executors, close = ray_backend.warm_executors(Options(preimport=PREIMPORT), workers=1, runs=3, lesson_env={})
+    executors, close = ray_backend.warm_executors(RunSettings(preimport=PREIMPORT), workers=1, runs=3)
     (execute,) = executors
     try:
         first = printed(execute(notebook("open('/tmp/left-behind', 'w').write('x')\nsecret = 42\nimport sys\n"

@@ -12,10 +12,11 @@ import nbformat
 import pytest
 
 from conftest import FIXTURES, REPO, fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate, inprocess
+from jaxcourse import inprocess
+from jaxcourse.authoring import fabricate
 from jaxcourse.cli import main, parser
-from jaxcourse.grade import cache_path, expected_path
-from jaxcourse.report import CSV_COLUMNS, write_lesson_feedback
+from jaxcourse.grading.expected import cache_path, expected_path
+from jaxcourse.grading.report import CSV_COLUMNS, write_lesson_feedback
 
 JAXCOURSE = [sys.executable, "-m", "jaxcourse.cli"]
 

@@ -11,9 +11,10 @@ import nbformat
 import pytest
 
 from conftest import fresh_tiny, grade, nested_folders, release_nb, submit_solution
-from jaxcourse import fabricate, safefs
-from jaxcourse.execute import Limits
-from jaxcourse.record import executed_path
+from jaxcourse.authoring import fabricate
+from jaxcourse.grading.record import executed_path
+from jaxcourse.run import safefs
+from jaxcourse.run.execute import Limits
 
 WRONG_SUMS = "def column_sums(table):\n    return table.sum(axis=0) + 1\n"
 
@@ -243,7 +244,7 @@ def raw_submission(course, student, change):
 
 
 def test_malformed_notebooks_fail_only_their_student_and_the_class_report_still_runs(tmp_path):
-    from jaxcourse.analytics import write_report
+    from jaxcourse.grading.analytics import write_report
     course = fresh_tiny(tmp_path)
     raw_submission(course, "metadata-number", lambda d: d.update(metadata=5))
     raw_submission(course, "output-number", lambda d: [c.update(outputs=[5]) for c in d["cells"]
@@ -271,7 +272,7 @@ def test_malformed_notebooks_fail_only_their_student_and_the_class_report_still_
 
 
 def test_output_metadata_cannot_write_markup_into_feedback_or_the_autograded_copy(tmp_path):
-    from jaxcourse.report import write_lesson_feedback
+    from jaxcourse.grading.report import write_lesson_feedback
     course = fresh_tiny(tmp_path)
     attack = "1 onerror=alert(document.domain)"
     pixel = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
@@ -299,9 +300,9 @@ def test_a_killed_grader_leaves_no_run_folder_behind(tmp_path):
     import os
     import subprocess
     import sys
-    from jaxcourse.execute import remove_abandoned_runs, runs_folder
+    from jaxcourse.run.execute import remove_abandoned_runs, runs_folder
     before = set(runs_folder().glob("run-*"))
-    grader = subprocess.Popen([sys.executable, "-c", "import os, time\nfrom jaxcourse.execute import Sandbox\n"
+    grader = subprocess.Popen([sys.executable, "-c", "import os, time\nfrom jaxcourse.run.execute import Sandbox\n"
                                "box = Sandbox()\nprint(box.workdir, flush=True)\ntime.sleep(600)\n"],
                               stdout=subprocess.PIPE, text=True)
     workdir = grader.stdout.readline().strip()
@@ -536,8 +537,8 @@ def round4(tmp_path_factory):
     command line: it must finish, write every row, and exit 0 (no grader bug is left to hit)."""
     import os
     from jaxcourse.cli import main
-    from jaxcourse.release import release
-    from jaxcourse.report import read_csv
+    from jaxcourse.authoring.release import release
+    from jaxcourse.grading.report import read_csv
     course = fresh_tiny(tmp_path_factory.mktemp("round4"))
     source = nbformat.read(course.lesson_notebook("tiny"), as_version=4)
     for cell in source.cells:  # an exception check, so a submission can name a class to the grader
@@ -594,7 +595,7 @@ def test_a_hostile_class_finishes_writes_every_row_and_exits_0(round4):
 
 
 def test_a_folder_deeper_than_the_stack_beside_the_notebook_is_never_entered(round4):
-    from jaxcourse.report import write_lesson_feedback
+    from jaxcourse.grading.report import write_lesson_feedback
     course, _, rows = round4
     assert rows["hoarder"]["sums-test"]["detail"].startswith("1 hidden check(s) passed")
     written, skipped = write_lesson_feedback(course, "tiny")  # jaxcourse feedback takes the same path
@@ -681,10 +682,10 @@ def marked(nb):
 def test_a_fault_at_any_stage_fails_only_its_student(tmp_path, monkeypatch):
     """An arbitrary exception raised for one student in collect, hashing, sanitize, scoring or
     recording, or while writing feedback, becomes that student's rows; the class is graded and written."""
-    from jaxcourse import collect as collecting, grade as grading, record, report
-    from jaxcourse.collect import Submission
-    from jaxcourse.grade import Options, grade_lesson
-    from jaxcourse.report import read_csv, write_lesson_feedback
+    from jaxcourse.grading import collect as collecting, grade as grading, record, report
+    from jaxcourse.grading.collect import Submission
+    from jaxcourse.grading.grade import Options, grade_lesson
+    from jaxcourse.grading.report import read_csv, write_lesson_feedback
     course = fresh_tiny(tmp_path)
     faults = {  # student: (stage, owner, function, whether this call is the student's, exception)
         "f-collect": ("collect", collecting, "scan", lambda student, *_: student == "f-collect", RuntimeError),

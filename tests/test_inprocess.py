@@ -12,7 +12,7 @@ import pytest
 
 from jaxcourse.cli import main
 from jaxcourse.course import Course
-from jaxcourse.grade import expected_path
+from jaxcourse.grading.expected import expected_path
 from jaxcourse.inprocess import compare_reports, select
 
 from conftest import FIXTURES, REPO, tiny_template
@@ -144,3 +144,17 @@ def test_lessons_are_selected_by_platform_and_split_into_shards():
     shards = [select(course, [], "tpu", f"{k}/3")[0] for k in (1, 2, 3)]
     assert sorted(sum(shards, [])) == sorted(chosen) and max(map(len, shards)) - min(map(len, shards)) <= 1
     assert Path(course.root / "exercises" / f"{chosen[0]}.py").is_file()
+
+
+def test_check_source_on_the_in_process_backend_runs_each_solution_here(run):
+    """The registry's in-process backend serves check-source: each solution runs kernel-free in
+    the command's own process and is judged as a trusted run (a broken visible assert fails)."""
+    course = run[0]
+    done = subprocess.run([sys.executable, "-m", "jaxcourse.cli", "check-source", "tiny", "tiny-broken",
+                           "--backend", "in-process", "--course-dir", str(course.root)],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("ok   tiny: 2 graded cells pass") and line.endswith("on cpu)") for line in lines)
+    assert "FAIL tiny-broken: tiny-broken: the instructor solution does not pass its own tests:\n" \
+           "  sums-test: failed: AssertionError" in done.stdout, done.stdout

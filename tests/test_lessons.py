@@ -7,10 +7,10 @@ import nbformat
 import pytest
 
 from conftest import LESSONS, grade, lesson_course, release_nb
-from jaxcourse import fabricate
-from jaxcourse.grade import Options
-from jaxcourse.mutation import check_mutants, mutant_spans
-from jaxcourse.record import executed_path
+from jaxcourse.authoring import fabricate
+from jaxcourse.grading.grade import Options
+from jaxcourse.authoring.mutation import check_mutants, mutant_spans
+from jaxcourse.grading.record import executed_path
 from notebook_errors import unfinished_release_problems
 
 

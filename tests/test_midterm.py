@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
+from jaxcourse.authoring import fabricate
 from jaxcourse.cli import main
 
 NBGRADER = Path(sys.executable).with_name("nbgrader")

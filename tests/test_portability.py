@@ -28,7 +28,7 @@ from clean_venvs import (COURSE, KERNEL_PACKAGE, NOT_IN_A_STUDENT_VENV, PINS, Cl
                          execute, inside_repo, pip_names, release_notebook)
 from conftest import LESSONS
 from notebook_errors import describe_error, error_of
-from jaxcourse import fabricate
+from jaxcourse.authoring import fabricate
 from jaxcourse.course import canonical, read_pins
 
 FLAVOURS = tuple(os.environ.get("PORTABILITY_FLAVOURS", "pinned,newest").split(","))

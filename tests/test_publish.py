@@ -9,9 +9,9 @@ import nbformat
 import pytest
 
 from conftest import LESSONS, REPO, lessons_template
+from jaxcourse.authoring.publish import MARKER, find_secrets, publish, secret_lines
+from jaxcourse.authoring.release import release
 from jaxcourse.course import Course, CourseError, Settings
-from jaxcourse.publish import MARKER, find_secrets, publish, secret_lines
-from jaxcourse.release import release
 
 # Colab opens a notebook on GitHub at /github/<owner>/<repo>/blob/<branch>/<path>.ipynb.
 COLAB_GITHUB = re.compile(r"^https://colab\.research\.google\.com/github/[A-Za-z0-9-]+/[A-Za-z0-9._-]+/blob/"

@@ -13,10 +13,11 @@ import pytest
 from conftest import LESSONS, REPO, lessons_template
 from nbclient import NotebookClient
 
-from jaxcourse.artefacts import SETUP_ID, example_problems, example_source
-from jaxcourse.check import hidden_asserts, source_problems
+from jaxcourse.authoring.artefacts import SETUP_ID, example_problems, example_source
+from jaxcourse.authoring.check import hidden_asserts, source_problems
 from jaxcourse.course import Course
-from jaxcourse.release import leaks, read_recorded
+from jaxcourse.authoring.lessonfile import read_recorded
+from jaxcourse.authoring.release import leaks
 
 SOURCE = Course.at(REPO)
 
@@ -246,7 +247,7 @@ def test_release_runs_without_this_repository(lesson):
 
 
 def test_readme_lesson_table_is_current():
-    from jaxcourse.release import TABLE_END, TABLE_START, lesson_table
+    from jaxcourse.authoring.release import TABLE_END, TABLE_START, lesson_table
     readme = (SOURCE.root / "README.md").read_text()
     block = readme.split(TABLE_START, 1)[1].split(TABLE_END, 1)[0].strip()
     assert block == lesson_table(SOURCE), "README lesson table drifted (run `make release`)"

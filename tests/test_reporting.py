@@ -7,10 +7,10 @@ import re
 import nbformat
 import pytest
 
-from jaxcourse import htmlpage
-from jaxcourse.record import Mark, SubmissionMarks
-from jaxcourse.report import Summary, hand_graded, score_changes, summary_html, with_marks
-from jaxcourse.score import CellResult
+from jaxcourse.grading import htmlpage
+from jaxcourse.grading.record import Mark, SubmissionMarks
+from jaxcourse.grading.report import Summary, hand_graded, score_changes, summary_html, with_marks
+from jaxcourse.grading.score import CellResult
 
 pytestmark = pytest.mark.fast
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import psutil
 
 from conftest import fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
-from jaxcourse.report import read_csv, write_lesson_feedback
+from jaxcourse.authoring import fabricate
+from jaxcourse.grading.report import read_csv, write_lesson_feedback
 
 GRADE = [sys.executable, "-m", "jaxcourse.cli", "grade", "tiny"]
 

@@ -25,9 +25,11 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from conftest import FIXTURES, REPO
-from jaxcourse import fabricate
+from jaxcourse.authoring import fabricate
+from jaxcourse.authoring.lessonfile import HIDDEN_REGION
+from jaxcourse.authoring.release import release
 from jaxcourse.course import COURSE_ID, Course
-from jaxcourse.release import HIDDEN_REGION, nbgrader_api, release
+from jaxcourse.grading.record import nbgrader_api
 
 BIN = Path(sys.executable).parent
 # The checkpoint's hidden test as first released: it lets the wrong answer 1 through.

@@ -9,12 +9,14 @@ import nbformat
 import pytest
 
 from conftest import fresh_tiny, grade, submit_solution
-from jaxcourse import backends, grade as grading
-from jaxcourse.execute import Limits, Sandbox, SandboxSpec
-from jaxcourse.grade import Options, cache_path, grade_lesson
-from jaxcourse.record import LedgerEntry
-from jaxcourse.release import release
-from jaxcourse.report import read_csv, write_lesson_feedback
+from jaxcourse.authoring.release import release
+from jaxcourse.grading import grade as grading
+from jaxcourse.grading.expected import cache_path
+from jaxcourse.grading.grade import Options, grade_lesson
+from jaxcourse.grading.record import LedgerEntry
+from jaxcourse.grading.report import read_csv, write_lesson_feedback
+from jaxcourse.run import backends
+from jaxcourse.run.execute import Limits, Sandbox, SandboxSpec
 from test_core import colab_download
 from test_fast_grading import printed
 from test_hostile import code

@@ -2,8 +2,8 @@
 import shutil
 
 from conftest import fresh_tiny, grade, release_nb, submit_solution
-from jaxcourse import fabricate
-from jaxcourse.workers import default_workers, usable_cores, worker_env
+from jaxcourse.authoring import fabricate
+from jaxcourse.run.platforms import default_workers, usable_cores, worker_env
 from test_resume import export_totals
 
 

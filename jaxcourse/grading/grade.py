@@ -2,71 +2,32 @@
 from __future__ import annotations
 
 import copy
-import json
 import queue
 import threading
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
-import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from . import report, safefs
-from .backends import BACKENDS
+from . import report
+from ..course import Course, CourseError
+from ..run.backends import BACKENDS
+from ..run.execute import CompilationCache, Execution, SandboxUnavailable, assert_hidden, bwrap_path
 from .collect import Submission, collect
-from .course import Course, CourseError
-from .execute import (CompilationCache, Execution, Limits, Sandbox, SandboxSpec, SandboxUnavailable,
-                      assert_hidden, bwrap_path)
+from .expected import cache_path, current_expected, expected_values, uses_cache
 from .late import assign_late_penalties
-from .record import (LedgerEntry, SubmissionMarks, TestCell, atomic_write, gradebook_marks, lesson_structure,
-                     record_grades, reviewed_notebook, write_autograded)
-from .release import sync_gradebook
+from .options import Options
+from .record import (LedgerEntry, SubmissionMarks, TestCell, gradebook_marks, lesson_structure, record_grades,
+                     reviewed_notebook, sync_gradebook, write_autograded)
 from .sanitize import UnreadableSubmission, read_submission, sanitize
 from .score import CellResult, Status, inert, score_cell
-from .trusted import (Executor, cells_by_grade_id, device_env, interrupted_by, judge_solution, lesson_env, run,
-                      source_hash)
+from .trusted import Executor, cells_by_grade_id, interrupted_by, run, source_hash
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
-# What a warm kernel imports before its notebook arrives: JAX's heavy dependencies, but not
-# jax itself, which reads JAX_* variables at import that a lesson may still set (welcome-cpu
-# sets JAX_NUM_CPU_DEVICES before `import jax`).
-PREIMPORT = ("numpy", "ml_dtypes", "opt_einsum", "jaxlib._jax", "jaxlib.xla_client")
-
-
-@dataclass
-class Options:
-    platform: str = "cpu"
-    limits: Limits = field(default_factory=Limits)
-    sandbox: bool = True
-    workers: int | None = None   # None: the platform's default (cores, chips or GPUs)
-    warm: bool = True            # start each worker's next sandbox while it grades
-    preimport: tuple[str, ...] = PREIMPORT
-    compilation_cache: bool = True
-    draw_figures: bool = False   # True to record figures; graded runs never look at them
-    backend: str = "local"       # or "ray"
-    ray_address: str | None = None
-    force: bool = False          # grade again even what is unchanged since the last run
-    students: tuple[str, ...] = ()  # grade only these (the others keep their last grade)
-    log: callable = print
-    progress: "Progress" = field(default_factory=lambda: Progress())
-
-
-class Progress:
-    """Told of each graded submission; the command line shows a live bar, tests show nothing."""
-
-    def start(self, lesson: str, total: int, kept: int = 0) -> None:
-        pass
-
-    def advance(self, entry: LedgerEntry) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
 
 
 @dataclass
@@ -77,92 +38,6 @@ class Graded:
     receipt: dict | None
     notebook: NotebookNode | None
     own: NotebookNode | None = None
-
-
-# ---------------------------------------------------------------- expected values
-
-def expected_path(course: Course, lesson: str, platform: str) -> Path:
-    return course.state / "expected" / lesson / f"{platform}.json"
-
-
-def uses_cache(options: Options) -> bool:
-    """Read-only mounting needs the sandbox, and a backend whose workers see this host's files."""
-    return options.compilation_cache and options.sandbox and BACKENDS[options.backend].shares_files
-
-
-def cache_path(course: Course, lesson: str, platform: str) -> Path:
-    """The lesson's compilation cache, filled by the instructor's solution, read by submissions."""
-    return course.state / "jax-cache" / lesson / platform
-
-
-def visible_cells(nb: NotebookNode) -> NotebookNode:
-    """The lesson as a student sees it before answering: no solution and no test cells."""
-    nb = copy.deepcopy(nb)
-    nb.cells = [cell for cell in nb.cells if not (cell.get("metadata", {}).get("nbgrader", {}).get("solution")
-                                                 or cell.get("metadata", {}).get("nbgrader", {}).get("grade"))]
-    return nb
-
-
-def fill_cache(course: Course, lesson: str, options: Options) -> None:
-    """Compile the lesson's visible code into its cache, so no submission can read the
-    instructor's programs (solutions and hidden tests never run against this cache)."""
-    cache = CompilationCache(cache_path(course, lesson, options.platform), writable=True)
-    for folder in (cache.path, cache.fonts):
-        folder.mkdir(parents=True, exist_ok=True)
-        for entry in folder.iterdir():  # emptied in place: sandboxes started ahead have it mounted
-            safefs.remove_tree(entry)
-    spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
-                       cache=cache)
-    Sandbox(spec).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
-
-
-def trusted_run(course: Course, lesson: str, options: Options) -> dict:
-    """Run the instructor's solution and keep each test cell's exports as the expected values."""
-    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    execute = BACKENDS[options.backend].single(options, lesson_env(course, lesson, options.platform))
-    execution, merged, receipt, problem = run(nb, execute)
-    return judge_solution(course, lesson, options.platform, execution, merged, receipt, problem)
-
-
-def keep_expected(course: Course, lesson: str, options: Options, values: dict, filled: bool = False) -> dict:
-    """Store a trusted run's expected values (and fill the lesson's compilation cache, unless `filled`)."""
-    values = {key: value for key, value in values.items() if key != "notebook"}
-    if uses_cache(options) and not filled:
-        fill_cache(course, lesson, options)
-    atomic_write(expected_path(course, lesson, options.platform), json.dumps(values))
-    return values
-
-
-def current_expected(course: Course, lesson: str, options: Options) -> dict | None:
-    """The stored expected values, if they were made from the lesson's present source."""
-    try:
-        cached = json.loads(expected_path(course, lesson, options.platform).read_text())
-    except (OSError, ValueError):
-        return None
-    fresh = cached.get("source_hash") == source_hash(course, lesson)
-    cached_ok = cache_path(course, lesson, options.platform).is_dir() or not uses_cache(options)
-    return cached if fresh and cached_ok else None
-
-
-def expected_values(course: Course, lesson: str, options: Options, preflight: Callable[[str], object]) -> dict:
-    """Run the instructor's solution and keep its exports (and fill the lesson's cache).
-
-    The run's receipt proves that JAX started the platform. When the solution fails, `preflight`
-    first rules out the likelier cause, a platform JAX cannot start here.
-    """
-    # On CPU the two runs share no device, so the cache fills while the solution runs (each
-    # GPU or TPU chip takes one process at a time).
-    side_by_side = uses_cache(options) and options.platform == "cpu"
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        filling = pool.submit(fill_cache, course, lesson, options) if side_by_side else None
-        try:
-            values = trusted_run(course, lesson, options)
-        except CourseError:
-            preflight(options.platform)
-            raise
-        if filling:
-            filling.result()
-    return keep_expected(course, lesson, options, values, filled=side_by_side)
 
 
 # ---------------------------------------------------------------- one submission
@@ -339,7 +214,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
                                      "or pass --unsafe-no-sandbox to grade trusted notebooks without it")
         assert_hidden(course.root)
     backend = BACKENDS[options.backend]
-    backend.prepare(options)
+    backend.prepare(options.ray_address)
     if not collect(course, lesson, [])[0]:
         raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
                           "(nbgrader collect puts them there). Nothing was graded and the gradebook is unchanged.")
@@ -376,8 +251,8 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         cache.path.mkdir(parents=True, exist_ok=True)
     # The workers' first sandboxes boot while the solution runs: they import no jax and open no
     # device before their notebook arrives, and the cache they mount is filled before it does.
-    executors, close = backend.executors(options, workers, len(todo) * len(structure),
-                                         lesson_env(course, lesson, options.platform), cache)
+    executors, close = backend.executors(options.run_settings(course, lesson), workers,
+                                         len(todo) * len(structure), cache)
     try:
         if current:  # stored values prove nothing about this machine; a fresh run's receipt does
             backend.preflight(options.platform)

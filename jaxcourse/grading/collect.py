@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import safefs
-from .course import Course
+from ..course import Course
+from ..run import safefs
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
 MAX_ENTRIES = 1000                # entries of a lesson folder looked at

@@ -15,10 +15,10 @@ from typing import Callable
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution, jax_platforms
+from ..course import Course, CourseError
+from ..run.execute import KERNEL_DIR, Execution
+from ..run.platforms import TABLE
 from .score import Status, check_records, inert_output_metadata, receipt_of, score_cell
-from .workers import worker_env
 
 Executor = Callable[[NotebookNode], Execution]
 
@@ -78,20 +78,14 @@ def interrupted_by(execution: Execution) -> tuple[str, str] | None:
 
 def lesson_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
     """On cpu, as many virtual devices as the lesson declares it needs."""
-    devices = course.info(lesson).devices
-    return {"JAX_NUM_CPU_DEVICES": str(devices)} if platform == "cpu" and devices > 1 else {}
+    return TABLE[platform].lesson_env(course.info(lesson).devices)
 
 
 def script_env(course: Course, lesson: str, platform: str) -> dict[str, str]:
     """This process's environment for one of the lesson's plain Python programs: the platform
     and devices the grader would give it, and figures that are never shown."""
-    return {**os.environ, "JAX_PLATFORMS": jax_platforms(platform), "MPLBACKEND": "Agg",
+    return {**os.environ, "JAX_PLATFORMS": TABLE[platform].jax_platforms, "MPLBACKEND": "Agg",
             **lesson_env(course, lesson, platform)}
-
-
-def device_env(course: Course, lesson: str, platform: str, slot: int) -> dict[str, str]:
-    """Worker `slot`'s own device, plus what the lesson needs."""
-    return worker_env(platform, slot, lesson_env(course, lesson, platform))
 
 
 def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
@@ -103,13 +97,21 @@ def cells_by_grade_id(nb: NotebookNode) -> dict[str, NotebookNode]:
     return cells
 
 
+PACKAGE = Path(__file__).resolve().parents[1]  # all of jaxcourse
+
+
+def code_digest(package: Path = PACKAGE) -> bytes:
+    """A digest of every Python file of the grader, in every subfolder (a module moved into a
+    package still counts), with its path."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
 def source_hash(course: Course, lesson: str) -> str:
     """Identifies the expected values: the lesson's source and the grader code that judges it."""
-    digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes())
-    package = Path(__file__).parent
-    for path in sorted([*package.glob("*.py"), *(package / "kernel").glob("*.py")]):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return hashlib.sha256(course.lesson_notebook(lesson).read_bytes() + code_digest()).hexdigest()
 
 
 def solution_failures(platform: str, execution: Execution, merged: NotebookNode,

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from . import fabricate
-from .course import Course, CourseError
-from .execute import KERNEL_DIR, Execution, Sandbox, SandboxSpec
-from .score import CellResult, Status, receipt_of, score_cell
-from .trusted import Executor, device_env, interrupted_by, judge_solution, run
-
-if TYPE_CHECKING:
-    from .grade import Options
+from ..course import Course, CourseError
+from ..grading.expected import current_expected, keep_expected
+from ..grading.options import Options
+from ..grading.score import CellResult, Status, receipt_of, score_cell
+from ..grading.trusted import Executor, interrupted_by, judge_solution, run
+from ..run.execute import KERNEL_DIR, Execution, Sandbox
 
 SOLUTION_RECEIPT_ID = "jaxcourse-solution-receipt"
 
@@ -179,11 +177,7 @@ def check_mutants(course: Course, lesson: str, options: Options,
     its own tests) and, unless current ones are stored, kept as the lesson's expected values:
     grading after this needs no trusted run of its own.
     """
-    from .grade import current_expected, keep_expected  # grade imports nbgrader; the in-process path has none
-
-    spec = SandboxSpec(options.platform, options.limits, device_env(course, lesson, options.platform, 0),
-                       options.sandbox)
-    done = run_mutation_notebook(course, lesson, Sandbox(spec).run, mutants)
+    done = run_mutation_notebook(course, lesson, Sandbox(options.run_settings(course, lesson).spec(0)).run, mutants)
     trusted = judge_solution(course, lesson, options.platform, done.execution, done.solution, done.receipt,
                              done.problem)
     expected = (current_expected(course, lesson, options) or keep_expected(course, lesson, options, trusted))["checks"]

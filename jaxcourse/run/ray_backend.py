@@ -13,15 +13,9 @@ import threading
 
 from nbformat.notebooknode import NotebookNode
 
-from .execute import Execution, Limits, Sandbox, SandboxSpec
+from .execute import BackendUnavailable, Execution, RunSettings, Sandbox
 from .execute import preflight as local_preflight
-from .workers import worker_env
-
-RESOURCE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU"}
-
-
-class BackendUnavailable(RuntimeError):
-    pass
+from .platforms import TABLE
 
 
 def _ray():
@@ -40,29 +34,18 @@ def connect(address: str | None) -> None:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
 
 
-def _request(platform: str) -> dict:
-    """What one execution reserves: a core on cpu, a whole GPU or TPU chip otherwise."""
-    if platform == "gpu":
-        return {"num_cpus": 1, "num_gpus": 1}
-    if platform == "tpu":
-        return {"num_cpus": 1, "resources": {"TPU": 1}}
-    return {"num_cpus": 1}
-
-
 def default_workers(platform: str) -> int:
-    return max(1, int(_ray().cluster_resources().get(RESOURCE_NAMES[platform], 1)))
+    return max(1, int(_ray().cluster_resources().get(TABLE[platform].ray_resource, 1)))
 
 
-def _placement(platform: str, lesson_env: dict[str, str]) -> dict[str, str]:
-    """The device env for the accelerator Ray assigned to this task, plus what the lesson needs."""
-    ids = _ray().get_runtime_context().get_accelerator_ids().get(RESOURCE_NAMES[platform]) or []
-    return worker_env(platform, int(ids[0]), lesson_env) if platform != "cpu" and ids else dict(lesson_env)
+def _slot(platform: str) -> int | None:
+    """The accelerator Ray assigned to this task or actor, if any."""
+    ids = _ray().get_runtime_context().get_accelerator_ids().get(TABLE[platform].ray_resource) or []
+    return int(ids[0]) if ids else None
 
 
-def _execute(nb: NotebookNode, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...],
-             lesson_env: dict[str, str], draw_figures: bool) -> Execution:
-    return Sandbox(SandboxSpec(platform, limits, _placement(platform, lesson_env), sandbox, preimport,
-                               draw_figures=draw_figures)).run(nb)
+def _execute(nb: NotebookNode, settings: RunSettings) -> Execution:
+    return Sandbox(settings.spec(_slot(settings.platform))).run(nb)
 
 
 def _preflight(platform: str) -> str:
@@ -72,7 +55,7 @@ def _preflight(platform: str) -> str:
 def preflight(platform: str) -> str:
     """Check on a cluster node, with the resources an execution gets, that JAX can use `platform`."""
     ray = _ray()
-    return ray.get(ray.remote(**_request(platform))(_preflight).remote(platform))
+    return ray.get(ray.remote(**TABLE[platform].ray_request)(_preflight).remote(platform))
 
 
 class WarmNodeSandbox:
@@ -80,10 +63,8 @@ class WarmNodeSandbox:
 
     Each sandbox serves exactly one notebook and is then discarded, so nothing crosses submissions."""
 
-    def __init__(self, platform: str, limits: Limits, sandbox: bool, preimport: tuple[str, ...],
-                 lesson_env: dict[str, str], draw_figures: bool):
-        self.spec = SandboxSpec(platform, limits, _placement(platform, lesson_env), sandbox, preimport,
-                                draw_figures=draw_figures)
+    def __init__(self, settings: RunSettings):
+        self.spec = settings.spec(_slot(settings.platform))
         self.ready = Sandbox(self.spec)
 
     def run(self, nb: NotebookNode, warm_next: bool) -> Execution:
@@ -98,13 +79,13 @@ class WarmNodeSandbox:
             self.ready = None
 
 
-def warm_executors(options, workers: int, runs: int, lesson_env: dict[str, str]):
+def warm_executors(settings: RunSettings, workers: int, runs: int):
     """One warm actor per worker; a sandbox is started ahead only for a notebook still to come.
 
     Each actor is created with its first notebook: an actor holds its core or chip for good, and
     the instructor's solution, which runs before any submission, needs one."""
     ray = _ray()
-    actor = ray.remote(**_request(options.platform))(WarmNodeSandbox)
+    actor = ray.remote(**TABLE[settings.platform].ray_request)(WarmNodeSandbox)
     actors: list = [None] * max(1, min(workers, runs))
     lock, remaining, warm = threading.Lock(), [runs], set(range(len(actors)))
 
@@ -112,8 +93,7 @@ def warm_executors(options, workers: int, runs: int, lesson_env: dict[str, str])
         def execute(nb: NotebookNode) -> Execution:
             with lock:
                 if actors[index] is None:
-                    actors[index] = actor.remote(options.platform, options.limits, options.sandbox, options.preimport,
-                                                 lesson_env, options.draw_figures)
+                    actors[index] = actor.remote(settings)
                 remaining[0] -= 1
                 warm.discard(index)
                 warm_next = remaining[0] > len(warm)
@@ -130,25 +110,23 @@ def warm_executors(options, workers: int, runs: int, lesson_env: dict[str, str])
     return [executor_for(index) for index in range(len(actors))], close
 
 
-def executor(options, lesson_env: dict[str, str]):
-    """A function that runs one notebook as a Ray task and returns its Execution.
-
-    `lesson_env` is what the lesson adds to every sandbox (its virtual CPU devices)."""
+def executor(settings: RunSettings):
+    """A function that runs one notebook as a Ray task and returns its Execution."""
     ray = _ray()
-    task = ray.remote(**_request(options.platform))(_execute)
+    task = ray.remote(**TABLE[settings.platform].ray_request)(_execute)
 
     def execute(nb: NotebookNode) -> Execution:
-        return ray.get(task.remote(nb, options.platform, options.limits, options.sandbox, options.preimport,
-                                   lesson_env, options.draw_figures))
+        return ray.get(task.remote(nb, settings))
     return execute
 
 
 class Ray:
     """Each notebook runs on a Ray node, in the same sandbox as locally."""
     shares_files = False  # nodes do not see this host's compilation cache
+    grades = True
 
-    def prepare(self, options) -> None:
-        connect(options.ray_address)
+    def prepare(self, address: str | None) -> None:
+        connect(address)
 
     def preflight(self, platform: str) -> None:
         preflight(platform)
@@ -156,10 +134,10 @@ class Ray:
     def default_workers(self, platform: str) -> int:
         return default_workers(platform)
 
-    def single(self, options, lesson_env: dict[str, str]):
-        return executor(options, lesson_env)
+    def single(self, settings: RunSettings):
+        return executor(settings)
 
-    def executors(self, options, workers: int, runs: int, lesson_env: dict[str, str], cache):
-        if not options.warm:
-            return [executor(options, lesson_env)] * workers, lambda: None
-        return warm_executors(options, workers, runs, lesson_env)
+    def executors(self, settings: RunSettings, workers: int, runs: int, cache):
+        if not settings.warm:
+            return [executor(settings)] * workers, lambda: None
+        return warm_executors(settings, workers, runs)

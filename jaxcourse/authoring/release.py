@@ -1,9 +1,6 @@
 """Build student releases from source/ with nbgrader, then prove nothing secret leaked."""
 from __future__ import annotations
 
-import hashlib
-import json
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -11,61 +8,12 @@ from pathlib import Path
 import nbformat
 from nbconvert.exporters.exporter import ResourcesDict
 from nbformat.notebooknode import NotebookNode
-from nbgrader.apps import NbGraderAPI
-from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from .course import PINS_FILE, Course, CourseError, Settings, canonical
-
-SOLUTION_REGION = re.compile(r"### BEGIN SOLUTION\n?(.*?)### END SOLUTION", re.S)
-HIDDEN_REGION = re.compile(r"### BEGIN HIDDEN TESTS\n?(.*?)### END HIDDEN TESTS", re.S)
-LEAK_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS",
-                "grader_check", "grader_raises")
-
-
-# Cells whose recorded output students see: the lesson's figures and its "Run the example"
-# program. Their outputs live beside the notebook in RECORDED_FILE, written by
-# `jaxcourse record-figures`, so the source notebook itself holds no outputs and diffs as text.
-RECORDED_TAGS = ("figure", "example")
-RECORDED_FILE = "recorded-outputs.json"
-
-
-def is_recorded(cell: NotebookNode) -> bool:
-    return any(tag in RECORDED_TAGS for tag in cell.get("metadata", {}).get("tags", []))
-
-
-def read_recorded(lesson_dir: Path) -> dict[str, list]:
-    """Recorded outputs by cell id."""
-    path = lesson_dir / RECORDED_FILE
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-
-
-def write_recorded(lesson_dir: Path, executed: NotebookNode) -> Path:
-    """Keep the outputs of the recorded cells of an executed lesson, one cell per key."""
-    recorded = {}
-    for cell in executed.cells:
-        if cell.cell_type == "code" and is_recorded(cell):
-            outputs = [dict(output) for output in cell.outputs]
-            for output in outputs:
-                if output.get("output_type") == "execute_result":
-                    output["execution_count"] = None
-            recorded[cell.id] = outputs
-    path = lesson_dir / RECORDED_FILE
-    path.write_text(json.dumps(recorded, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-    return path
-
-
-class ClearOutputs(NbGraderPreprocessor):
-    """Clear every output and execution count, and the metadata that running a notebook adds."""
-
-    def preprocess_cell(self, cell: NotebookNode, resources: ResourcesDict, index: int):
-        if cell.cell_type == "code":
-            cell.execution_count = None
-            cell.outputs = []
-        for key in ("collapsed", "scrolled", "execution", "papermill"):
-            cell.metadata.pop(key, None)
-        return cell, resources
-
+from ..course import PINS_FILE, Course, CourseError, Settings, canonical, lesson_title
+from ..grading.record import generate
+from .artefacts import write_artefacts, write_resource_zips
+from .lessonfile import HIDDEN_REGION, LEAK_MARKERS, SOLUTION_REGION, insert_recorded
 
 def lesson_folder(resources: ResourcesDict) -> Path:
     """The source folder of the notebook being converted, as nbconvert recorded where it read it.
@@ -74,14 +22,6 @@ def lesson_folder(resources: ResourcesDict) -> Path:
     (a traitlets LazyConfigValue), and the course root is that folder's grandparent (source/<lesson>).
     """
     return Path(resources["metadata"]["path"]).resolve()
-
-
-def insert_recorded(nb: NotebookNode, lesson_dir: Path) -> NotebookNode:
-    recorded = read_recorded(lesson_dir)
-    for cell in nb.cells:
-        if cell.cell_type == "code" and is_recorded(cell) and cell.get("id") in recorded:
-            cell.outputs = [nbformat.from_dict(output) for output in recorded[cell.id]]
-    return nb
 
 
 class InsertRecordedOutputs(NbGraderPreprocessor):
@@ -172,58 +112,6 @@ class AddColabCells(NbGraderPreprocessor):
         return nb, resources
 
 
-def nbgrader_api(course: Course, release_dir: Path | None = None) -> NbGraderAPI:
-    config = course.nbgrader_config()
-    if release_dir is not None:
-        config.CourseDirectory.release_directory = str(release_dir)
-    coursedir = CourseDirectory(config=config)
-    return NbGraderAPI(coursedir=coursedir, config=config)
-
-
-# nbgrader logs the traceback of what failed, then raises a generic "see the above traceback".
-RAISED = re.compile(r"^[ \t]*(?:[\w.]+\.)?(\w+(?:Error|Exception)): (.+)$", re.M)
-STRUCTURE_LOCKED = "Cannot add or remove cells"
-
-
-def failure_reason(lesson: str, result: dict) -> str:
-    """The reason nbgrader gave for a failed generate_assignment, and what to do about it."""
-    text = "\n".join(filter(None, (result.get("log"), result.get("error"))))
-    raised = [(kind, message) for kind, message in RAISED.findall(text) if kind != "NbGraderException"]
-    reason = ": ".join(raised[-1]) if raised else (text.strip().splitlines() or ["no reason given"])[-1]
-    if STRUCTURE_LOCKED in reason:
-        reason += (f"\n  The gradebook holds submissions of {lesson}, and nbgrader then keeps its cells fixed: "
-                   "no solution or test cell may be added, removed or renamed. To fix a test, change only what "
-                   "is inside its cell (a hidden test, its points). To change the cells anyway (\"Changing a "
-                   f"lesson mid-term\" in docs/authoring.md): back up gradebook.db, run `nbgrader db assignment "
-                   f"remove {lesson} --force` (it deletes the lesson's grades, hand grades too), then `jaxcourse "
-                   f"release {lesson}` and `jaxcourse grade {lesson}`.")
-    return reason
-
-
-def generate(course: Course, lesson: str, release_dir: Path | None = None) -> None:
-    """Run nbgrader's generate_assignment for one lesson (this also fills the gradebook)."""
-    course.lesson_notebook(lesson)
-    result = nbgrader_api(course, release_dir).generate_assignment(lesson, force=True, create=True)
-    if not result["success"]:
-        raise CourseError(f"nbgrader generate_assignment failed for {lesson}: {failure_reason(lesson, result)}")
-
-
-def sync_gradebook(course: Course, lesson: str) -> None:
-    """Make the gradebook hold the lesson's current cells, without touching release/.
-
-    Skipped when this gradebook file was already synced with this exact source notebook.
-    """
-    stamp = course.state / "synced" / lesson
-    digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes()).hexdigest()
-    key = f"{digest} {course.gradebook.stat().st_ino if course.gradebook.is_file() else 0}"
-    if stamp.is_file() and stamp.read_text() == key:
-        return
-    with tempfile.TemporaryDirectory(prefix="jaxcourse-sync-") as scratch:
-        generate(course, lesson, Path(scratch))
-    stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(f"{digest} {course.gradebook.stat().st_ino}")
-
-
 def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
     """Everything in a release notebook that a student must not see."""
     problems = []
@@ -254,13 +142,6 @@ def leaks(source_nb: NotebookNode, release_nb: NotebookNode) -> list[str]:
 
 
 TABLE_START, TABLE_END = "<!-- lessons:start -->", "<!-- lessons:end -->"
-
-
-def lesson_title(course: Course, lesson: str) -> str:
-    """The notebook's first level-one heading."""
-    nb = nbformat.read(course.lesson_notebook(lesson), as_version=4)
-    return next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
-                 for line in cell.source.splitlines() if line.startswith("# ")), lesson)
 
 
 def open_link(settings: Settings, lesson: str) -> str:
@@ -314,7 +195,6 @@ def release(course: Course, lessons: list[str] | None = None) -> list[Path]:
     Each lesson is generated into a scratch folder and replaces release/<lesson>/ only once
     nbgrader succeeded and the leak check passed: a failure leaves the last release in place.
     """
-    from .artefacts import write_artefacts, write_resource_zips  # artefacts builds on this module
     course.ensure_config_file()
     course.state.mkdir(parents=True, exist_ok=True)
     written = []

@@ -23,12 +23,14 @@ from typing import Callable
 import nbformat
 
 from . import fabricate
+from ..course import Course, CourseError
+from ..grading.expected import trusted_run
+from ..grading.options import Options
+from ..grading.trusted import script_env
 from .artefacts import example_problems, example_source, solution_notebook, solution_script
-from .course import Course, CourseError
-from .grade import Options, trusted_run
+from .lessonfile import HIDDEN_REGION
 from .mutation import check_mutants, is_test_cell, usable_mutants
-from .release import HIDDEN_REGION, release
-from .trusted import script_env
+from .release import release
 
 
 @dataclass

@@ -1,19 +1,25 @@
-"""Record grades where nbgrader expects them: gradebook.db and autograded/, plus a resume ledger."""
+"""Record grades where nbgrader expects them: gradebook.db and autograded/, plus a resume ledger;
+and keep the gradebook's copy of each lesson's cells current (nbgrader's generate_assignment)."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import re
+import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
 from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.apps import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests
 from nbgrader.utils import parse_utc
 
-from .course import COURSE_ID, Course, CourseError
-from .safefs import atomic_write
+from ..course import COURSE_ID, Course, CourseError
+from ..run.safefs import atomic_write
 from .score import CellResult, inert_output_metadata
 from .seams import REVIEWED
 
@@ -187,3 +193,57 @@ class LedgerEntry:
             return cls(**json.loads(cls.path(course, lesson, student).read_text()))
         except (OSError, ValueError, TypeError):
             return None
+
+
+# ---------------------------------------------------------------- the lesson's cells, from nbgrader
+
+def nbgrader_api(course: Course, release_dir: Path | None = None) -> NbGraderAPI:
+    config = course.nbgrader_config()
+    if release_dir is not None:
+        config.CourseDirectory.release_directory = str(release_dir)
+    coursedir = CourseDirectory(config=config)
+    return NbGraderAPI(coursedir=coursedir, config=config)
+
+
+# nbgrader logs the traceback of what failed, then raises a generic "see the above traceback".
+RAISED = re.compile(r"^[ \t]*(?:[\w.]+\.)?(\w+(?:Error|Exception)): (.+)$", re.M)
+STRUCTURE_LOCKED = "Cannot add or remove cells"
+
+
+def failure_reason(lesson: str, result: dict) -> str:
+    """The reason nbgrader gave for a failed generate_assignment, and what to do about it."""
+    text = "\n".join(filter(None, (result.get("log"), result.get("error"))))
+    raised = [(kind, message) for kind, message in RAISED.findall(text) if kind != "NbGraderException"]
+    reason = ": ".join(raised[-1]) if raised else (text.strip().splitlines() or ["no reason given"])[-1]
+    if STRUCTURE_LOCKED in reason:
+        reason += (f"\n  The gradebook holds submissions of {lesson}, and nbgrader then keeps its cells fixed: "
+                   "no solution or test cell may be added, removed or renamed. To fix a test, change only what "
+                   "is inside its cell (a hidden test, its points). To change the cells anyway (\"Changing a "
+                   f"lesson mid-term\" in docs/authoring.md): back up gradebook.db, run `nbgrader db assignment "
+                   f"remove {lesson} --force` (it deletes the lesson's grades, hand grades too), then `jaxcourse "
+                   f"release {lesson}` and `jaxcourse grade {lesson}`.")
+    return reason
+
+
+def generate(course: Course, lesson: str, release_dir: Path | None = None) -> None:
+    """Run nbgrader's generate_assignment for one lesson (this also fills the gradebook)."""
+    course.lesson_notebook(lesson)
+    result = nbgrader_api(course, release_dir).generate_assignment(lesson, force=True, create=True)
+    if not result["success"]:
+        raise CourseError(f"nbgrader generate_assignment failed for {lesson}: {failure_reason(lesson, result)}")
+
+
+def sync_gradebook(course: Course, lesson: str) -> None:
+    """Make the gradebook hold the lesson's current cells, without touching release/.
+
+    Skipped when this gradebook file was already synced with this exact source notebook.
+    """
+    stamp = course.state / "synced" / lesson
+    digest = hashlib.sha256(course.lesson_notebook(lesson).read_bytes()).hexdigest()
+    key = f"{digest} {course.gradebook.stat().st_ino if course.gradebook.is_file() else 0}"
+    if stamp.is_file() and stamp.read_text() == key:
+        return
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-sync-") as scratch:
+        generate(course, lesson, Path(scratch))
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(f"{digest} {course.gradebook.stat().st_ino}")

@@ -11,7 +11,6 @@ import fcntl
 import functools
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -27,8 +26,9 @@ import nbformat
 import psutil
 
 from . import safefs
+from .platforms import TABLE
 
-KERNEL_DIR = Path(__file__).parent / "kernel"
+KERNEL_DIR = Path(__file__).resolve().parents[1] / "kernel"  # the code that runs inside the sandbox
 SANDBOX_HOME = "/home/student"
 SANDBOX_GRADER = "/grader"
 SANDBOX_HOSTNAME = "sandbox"
@@ -37,7 +37,6 @@ UNDRAWN_FIGURES = {"MPLBACKEND": "module://jaxcourse_figures"}
 SANDBOX_CACHE = "/grader/jax-cache"
 SANDBOX_FONT_CACHE = f"{SANDBOX_HOME}/.cache/matplotlib"  # where matplotlib keeps its font list
 OUT_ENTRIES = 1000  # files and folders the output folder may hold; the runner writes one
-GPU_CONTROL_NODES = ("nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset")
 BASIC_DEVICES = ("null", "zero", "full", "random", "urandom")
 # Host variables that may cross into the sandbox, by exact name: where the accelerator
 # runtime and its libraries are, and how XLA is tuned. Nothing else does.
@@ -62,21 +61,20 @@ class PlatformUnavailable(RuntimeError):
     pass
 
 
+class BackendUnavailable(RuntimeError):
+    """A backend cannot do what was asked of it here (Ray is not installed, a submission for the
+    in-process backend)."""
+
+
 class KernelDidNotStart(SandboxUnavailable):
     """The kernel never ran a cell: an infrastructure failure, graded again on the next run."""
-
-
-def jax_platforms(platform: str) -> str:
-    """JAX_PLATFORMS for a run on `platform`: an accelerator first (JAX's default backend, which
-    the receipt proves), with the host CPU beside it, where jax.debug.print and callbacks run."""
-    return platform if platform == "cpu" else f"{platform},cpu"
 
 
 @functools.cache  # once per platform and process; a failure is not cached
 def preflight(platform: str) -> str:
     """Fail fast, before any grading, when JAX cannot start the requested platform here."""
     probe = "import jax; print(jax.default_backend())"
-    env = {"JAX_PLATFORMS": jax_platforms(platform), "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    env = {"JAX_PLATFORMS": TABLE[platform].jax_platforms, "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
     backend = done.stdout.strip().splitlines()[-1] if done.returncode == 0 and done.stdout.strip() else ""
     if backend != platform:
@@ -117,11 +115,33 @@ class SandboxSpec:
     """Everything that decides how a sandbox runs a notebook."""
     platform: str = "cpu"
     limits: Limits = field(default_factory=Limits)
-    device_env: dict[str, str] = field(default_factory=dict)  # the worker's own device (workers.worker_env)
+    device_env: dict[str, str] = field(default_factory=dict)  # the worker's own device (RunSettings.spec)
     sandbox: bool = True                                      # False: trusted notebooks only
     preimport: tuple[str, ...] = ()
     cache: "CompilationCache | None" = None
     draw_figures: bool = False  # only to record a lesson's figures; graded runs skip the drawing
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How every notebook of one run executes; `spec` is the one place a SandboxSpec is built.
+
+    One frozen value, so that it crosses worker threads and Ray nodes whole."""
+    platform: str = "cpu"
+    limits: Limits = field(default_factory=Limits)
+    sandbox: bool = True                  # False: trusted notebooks only
+    preimport: tuple[str, ...] = ()       # what a started kernel imports before its notebook arrives
+    draw_figures: bool = False            # only to record a lesson's figures
+    warm: bool = True                     # start each worker's next sandbox while it grades
+    lesson_env: tuple[tuple[str, str], ...] = ()  # what the lesson adds to every run (its virtual devices)
+
+    def spec(self, slot: int | None = 0, cache: CompilationCache | None = None) -> SandboxSpec:
+        """The sandbox of worker `slot`, confined to that device (None: to none of its own, as a Ray
+        task that was given no accelerator), mounting `cache` if there is one."""
+        lesson_env = dict(self.lesson_env)
+        device_env = lesson_env if slot is None else TABLE[self.platform].worker_env(slot, lesson_env)
+        return SandboxSpec(self.platform, self.limits, device_env, self.sandbox, self.preimport, cache,
+                           self.draw_figures)
 
 
 def bwrap_path() -> str | None:
@@ -169,14 +189,8 @@ def sandbox_env(platform: str, device_env: dict[str, str] | None = None) -> dict
         if key in os.environ:
             env[key] = os.environ[key]
     env.update(device_env or {})
-    env["JAX_PLATFORMS"] = jax_platforms(platform)
+    env["JAX_PLATFORMS"] = TABLE[platform].jax_platforms
     return env
-
-
-def _visible(value: str | None) -> list[int] | None:
-    if value is None:
-        return None
-    return [int(part) for part in value.split(",") if part.strip().isdigit()]
 
 
 def accelerator_nodes(platform: str, device_env: dict[str, str], dev: Path = Path("/dev")) -> list[str]:
@@ -185,30 +199,7 @@ def accelerator_nodes(platform: str, device_env: dict[str, str], dev: Path = Pat
     A student who edits CUDA_VISIBLE_DEVICES or TPU_VISIBLE_CHIPS inside the sandbox still finds
     only these. With no device named, every node of the platform is bound (one worker per host).
     """
-    def numbered(pattern: str) -> dict[int, str]:
-        found = {}
-        for path in dev.glob("*") if "/" not in pattern else dev.glob(pattern.split("/")[0] + "/*"):
-            match = re.fullmatch(pattern, path.relative_to(dev).as_posix())
-            if match:
-                found[int(match.group(1))] = str(path)
-        return found
-
-    nodes: list[str] = []
-    if platform == "gpu":
-        gpus = numbered(r"nvidia(\d+)")
-        chosen = _visible(device_env.get("CUDA_VISIBLE_DEVICES"))
-        nodes += [str(dev / name) for name in GPU_CONTROL_NODES if (dev / name).exists()]
-        nodes += [gpus[i] for i in sorted(gpus) if chosen is None or i in chosen]
-    elif platform == "tpu":
-        chosen = _visible(device_env.get("TPU_VISIBLE_CHIPS"))
-        chips = numbered(r"accel(\d+)")
-        if chips:
-            nodes += [chips[i] for i in sorted(chips) if chosen is None or i in chosen]
-        else:  # chips behind VFIO: one IOMMU group per chip, in group order
-            groups = [path for _, path in sorted(numbered(r"vfio/(\d+)").items())]
-            nodes += [str(dev / "vfio" / "vfio")] if (dev / "vfio" / "vfio").exists() else []
-            nodes += [path for i, path in enumerate(groups) if chosen is None or i in chosen]
-    return nodes
+    return TABLE[platform].device_nodes(device_env, dev)
 
 
 def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, str],
@@ -239,8 +230,7 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
         cmd += ["--symlink", target, f"/dev/{link}"]
     cmd += ["--dir", "/dev/shm", "--remount-ro", "/dev",
             "--perms", "1777", "--size", str(limits.scratch_bytes), "--tmpfs", "/dev/shm"]
-    if platform == "gpu":
-        cmd += ["--ro-bind-try", "/proc/driver/nvidia", "/proc/driver/nvidia"]
+    cmd += TABLE[platform].binds
     cmd += [
         "--ro-bind", str(workdir / "etc" / "passwd"), "/etc/passwd",
         "--ro-bind", str(workdir / "etc" / "group"), "/etc/group",

@@ -10,7 +10,7 @@ import re
 
 import nbformat
 
-from .course import PLATFORMS, Course, CourseError
+from ..course import PLATFORMS, Course, CourseError
 
 LESSON_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 

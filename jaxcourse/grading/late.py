@@ -15,7 +15,7 @@ from nbgrader.preprocessors import AssignLatePenalties
 from traitlets.config import Config
 from traitlets.config.loader import ConfigFileNotFound, PyFileConfigLoader
 
-from .course import COURSE_ID, Course, CourseError
+from ..course import COURSE_ID, Course, CourseError
 
 QUIET = logging.getLogger("jaxcourse.late")  # the plugin logs every call at info level
 QUIET.setLevel(logging.ERROR)

@@ -14,11 +14,10 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from . import htmlpage
+from ..course import Course, lesson_title
 from .collect import EXCHANGE_FILES, Submission, collect
-from .course import Course
-from .record import (LedgerEntry, Mark, SubmissionMarks, atomic_write, gradebook_marks,
-                     lesson_structure, verdict, with_verdicts)
-from .release import lesson_title
+from .record import (LedgerEntry, Mark, SubmissionMarks, atomic_write, gradebook_marks, lesson_structure, verdict,
+                     with_verdicts)
 from .sanitize import UnreadableSubmission, read_submission
 from .score import CellResult, Status, inert, inert_output_metadata
 

@@ -24,7 +24,7 @@ try:  # jinja2 >= 3: nbconvert passes the template context to the Markdown filte
 except ImportError:  # pragma: no cover
     from jinja2 import contextfilter as pass_context
 
-TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 TEMPLATE = "jaxcourse-feedback"
 
 HTML_TAGS = {"a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "details", "div", "dl", "dt",

@@ -12,7 +12,7 @@ from pathlib import Path
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
-from .course import Course
+from ..course import Course
 
 MARKER_LINE = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n?", re.M)
 HEADER = re.compile(r"^# (replaces|fails):[ \t]*(.+)$", re.M)

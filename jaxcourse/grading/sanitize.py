@@ -19,9 +19,9 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import (CheckCellMetadata, ClearOutput, DeduplicateIds, NbGraderPreprocessor,
                                     OverwriteCells, OverwriteKernelspec)
 
-from . import safefs
+from ..course import Course
+from ..run import safefs
 from .collect import MAX_NOTEBOOK_BYTES, shown
-from .course import Course
 from .trusted import cells_by_grade_id
 
 EXECUTION_TAGS = {"skip-execution", "raises-exception", "parameters", "injected-parameters",

@@ -21,9 +21,9 @@ import nbformat
 import numpy as np
 
 from . import fabricate
+from ..course import Course, CourseError, canonical, lesson_title
 from .artefacts import RESOURCE_ZIPS
-from .course import Course, CourseError, canonical
-from .release import lesson_title, open_link, release
+from .release import open_link, release
 
 MARKER = ".jaxcourse-published"
 MANAGED = ("README.md", "requirements.txt", "release", "exercises", "downloads", "resources", MARKER)

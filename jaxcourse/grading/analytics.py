@@ -16,7 +16,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 
-from .course import COURSE_ID, Course, CourseError
+from ..course import COURSE_ID, Course, CourseError
 from .record import atomic_write
 from .report import read_csv
 from .score import Status
