@@ -39,11 +39,11 @@ sys.path.insert(0, str(REPO))
 
 import nbformat  # noqa: E402
 
-from jaxcourse import fabricate  # noqa: E402
+from jaxcourse.authoring import fabricate  # noqa: E402
 from jaxcourse.authoring.artefacts import solution_notebook, solution_script  # noqa: E402
 from jaxcourse.course import Course  # noqa: E402
 from jaxcourse.authoring.release import release  # noqa: E402
-from jaxcourse.workers import default_workers  # noqa: E402
+from jaxcourse.run.platforms import default_workers  # noqa: E402
 
 
 IN_CGROUP: list[bool] = []  # per command: was its CPU time counted in a cgroup of its own?

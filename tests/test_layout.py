@@ -443,3 +443,11 @@ def test_each_private_name_used_is_named_with_its_reason():
     uses is listed, with its reason, in jaxcourse.PRIVATE_NAMES, and nothing listed is unused."""
     assert set(private_names(trusted.PACKAGE)) == set(jaxcourse.PRIVATE_NAMES), private_names(trusted.PACKAGE)
     assert all(len(reason) > 40 for reason in jaxcourse.PRIVATE_NAMES.values())
+
+
+def test_the_benchmark_script_imports_what_the_package_holds():
+    """benchmarks/ sits outside the package and its tests: a module that moves must not break it."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "grade_throughput.py"
+    done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "--rounds" in done.stdout
