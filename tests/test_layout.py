@@ -445,9 +445,23 @@ def test_each_private_name_used_is_named_with_its_reason():
     assert all(len(reason) > 40 for reason in jaxcourse.PRIVATE_NAMES.values())
 
 
-def test_the_benchmark_script_imports_what_the_package_holds():
-    """benchmarks/ sits outside the package and its tests: a module that moves must not break it."""
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "grade_throughput.py"
+@pytest.mark.parametrize("script", sorted((Path(__file__).resolve().parents[1] / "benchmarks").glob("*.py")),
+                         ids=lambda path: path.name)
+def test_each_benchmark_script_starts(script):
+    """benchmarks/ sits outside the package and its tests: a module that moves, or a lesson cell a
+    benchmark reads, must not break it unseen."""
     done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "--rounds" in done.stdout
+
+
+def test_the_tokens_benchmark_runs_the_lesson_cells_it_names():
+    """capstone_tokens.py executes capstone-02's cells by id: a renamed cell or a changed helper
+    shows here, not on the next accelerator run."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "capstone_tokens.py"
+    done = subprocess.run([sys.executable, str(script), "--batch", "2", "--steps", "2", "--rounds", "1"],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    rates = re.findall(r"median\s+([\d,]+) tokens/s", done.stdout)
+    assert len(rates) == 2 and all(int(rate.replace(",", "")) > 0 for rate in rates), done.stdout
+    assert "default device / host cpu" in done.stdout
