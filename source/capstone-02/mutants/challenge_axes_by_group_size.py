@@ -5,17 +5,33 @@ def all_reduces(text, mesh):
     """One (axes, arrays) pair per all-reduce in the compiled program `text`, in program order: the names of
     the mesh axes along which its groups' devices differ (in mesh order), and how many arrays it sums."""
     import itertools
+
+    def iota(dims, perm):                                       # np.arange(prod(dims)) as dims, transposed by perm
+        ids = np.arange(math.prod(dims)).reshape(dims)
+        return ids.transpose(perm) if perm else ids
+
+    numbers = lambda s: [int(n) for n in s.split(",")] if s else None
     found = []
     for line in text.splitlines():
         if " all-reduce(" not in line:
             continue
-        iota = re.search(r"replica_groups=\[([\d,]+)\]<=", line)
-        if iota:
-            size = int(iota.group(1).split(",")[1])
-        else:
-            size = len(re.search(r"replica_groups=\{\{([\d,]*)\}", line).group(1).split(","))
-        names = [name for n in range(1, len(mesh.axis_names) + 1) for name in itertools.combinations(mesh.axis_names, n)
-                 if math.prod(mesh.shape[a] for a in name) == size][0]
+        written = re.search(r"replica_groups=\{\{([\d,]*)\}", line)
+        reshaped = re.search(r"replica_groups=\[([\d,]+)\]<=\[([\d,]+)\](?:T\(([\d,]+)\))?", line)
+        on_mesh = re.search(r"replica_groups=mesh\[([^\]]*)\](?:, device_ids=\(\[([\d,]+)\](?:T\(([\d,]+)\))?\))? "
+                            r"\{([^}]*)\}", line)
+        if written:                                             # {{0,4},{1,5},...}: the groups, written out
+            group = numbers(written.group(1))
+        elif reshaped:                                          # [G,S]<=[dims]T(perm): a reshaped iota
+            shape, dims, perm = map(numbers, reshaped.groups())
+            group = iota(dims, perm).reshape(shape)[0]
+        else:                                                   # mesh['axis_0'=2,...] {'axis_0'}: XLA's own mesh
+            axes_text, dims, perm, spanned = on_mesh.groups()
+            names, sizes = zip(*[(name, int(size)) for name, size in re.findall(r"'([^']*)'=(\d+)", axes_text)])
+            ids = (iota(numbers(dims), numbers(perm)) if dims else np.arange(math.prod(sizes))).reshape(sizes)
+            spanned = re.findall(r"'([^']*)'", spanned)          # the group: along these axes, the others at 0
+            group = ids[tuple(slice(None) if name in spanned else 0 for name in names)].ravel()
+        axes = [names for n in range(1, len(mesh.axis_names) + 1) for names in itertools.combinations(mesh.axis_names, n)
+                if math.prod(mesh.shape[a] for a in names) == len(group)][0]
         result_types = line.split(" = ", 1)[1].split(" all-reduce(")[0]
-        found.append((tuple(names), len(re.findall(r"\w+\[[\d,]*\]", result_types))))
+        found.append((axes, len(re.findall(r"\w+\[[\d,]*\]", result_types))))
     return found
