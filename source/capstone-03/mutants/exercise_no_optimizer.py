@@ -1,0 +1,21 @@
+# replaces: exercise-solution
+# fails: exercise-test
+# Saves the model, the position and the key, but not the optimizer: AdamW restarts from zero moments.
+def save_state(manager, step, model, optimizer, stream, key):
+    """Offer the whole state of the run after `step` steps to manager.save(step, ...); return what it returns."""
+    return manager.save(step, args=ocp.args.StandardSave({
+        "model": nnx.state(model), "position": stream.position, "key": jax.random.key_data(key)}))
+
+
+def restore_latest(manager, model, optimizer, stream, key):
+    """Restore the newest complete checkpoint of `manager` into model, optimizer and stream (in place, every
+    array in the layout it has now) and return (step, key) with the restored key; with none, return (0, key)."""
+    step = manager.latest_step()
+    if step is None:
+        return 0, key
+    target = jax.tree.map(ocp.utils.to_shape_dtype_struct, {
+        "model": nnx.state(model), "position": stream.position, "key": jax.random.key_data(key)})
+    restored = manager.restore(step, args=ocp.args.StandardRestore(target))
+    nnx.update(model, restored["model"])
+    stream.position = restored["position"]
+    return step, jax.random.wrap_key_data(restored["key"])
