@@ -32,7 +32,7 @@ from .grading.report import write_lesson_feedback
 from .grading.score import Status
 from .inprocess import add_options, check_in_process, compare_exports
 from .run.backends import BACKENDS, GRADING_BACKENDS
-from .run.execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight
+from .run.execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight, require_sandbox
 
 DEMO_MARKER = ".jaxcourse-demo"
 
@@ -69,6 +69,7 @@ def _options(args) -> Options:
     quiet = getattr(args, "quiet", True)
     cold = getattr(args, "cold", False)
     return Options(platform=args.platform, limits=limits, sandbox=not getattr(args, "unsafe_no_sandbox", False),
+                   ip_sockets=not getattr(args, "no_ip_sockets", False),
                    workers=getattr(args, "workers", None), warm=not cold, preimport=() if cold else Options.preimport,
                    compilation_cache=not getattr(args, "no_compilation_cache", False),
                    backend=getattr(args, "backend", "local"), ray_address=getattr(args, "ray_address", None),
@@ -104,6 +105,8 @@ def cmd_check_source(args) -> int:
     if args.report or args.skip_done or args.shard or args.examples:
         raise CourseError("--report, --skip-done, --shard and --examples go with --in-process")
     course, options = _course(args), _options(args)
+    if options.sandbox and options.backend == "local":
+        require_sandbox()
     backend = BACKENDS[options.backend]
     backend.prepare(options.ray_address)
     backend.preflight(options.platform)
@@ -278,6 +281,9 @@ def parser() -> argparse.ArgumentParser:
                            help=f"seconds per cell (default {Limits.cell_timeout}, room for JIT compilation)")
             p.add_argument("--notebook-timeout", type=int, default=Limits.notebook_timeout, metavar="S",
                            help=f"seconds per notebook, all cells together (default {Limits.notebook_timeout})")
+            p.add_argument("--no-ip-sockets", action="store_true",
+                           help="refuse socket(AF_INET/AF_INET6) in every sandbox, as a TPU host does: "
+                           "rehearse such a host here (a lesson that talks over loopback fails)")
         p.set_defaults(func=func)
         return p
 
@@ -302,7 +308,9 @@ def parser() -> argparse.ArgumentParser:
     compared.add_argument("expected", metavar="EXPECTED", help="the report whose values count as right (e.g. a CPU run)")
     compared.add_argument("actual", metavar="ACTUAL", help="the report judged against it (e.g. a TPU run)")
     grade = command("grade", cmd_grade, "grade submitted/<student>/LESSON/ into autograded/, gradebook.db and grades/LESSON.csv", lessons="1", execution=True)
-    grade.add_argument("--unsafe-no-sandbox", action="store_true", help="run submissions without bubblewrap (trusted notebooks only)")
+    for p in (grade, source):
+        p.add_argument("--unsafe-no-sandbox", action="store_true",
+                       help="run notebooks without bubblewrap, where it cannot start (trusted notebooks only)")
     grade.add_argument("--force", action="store_true",
                        help="grade again even the submissions unchanged since the last run (hand grades are kept)")
     grade.add_argument("--student", action="append", metavar="ID",

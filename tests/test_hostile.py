@@ -337,8 +337,12 @@ def slow_cells(nb):
         nb.cells.insert(2, code("import time\ntime.sleep(2)"))
 
 
-@pytest.fixture(scope="module")
-def limited(tmp_path_factory):
+# Every limit but the sandbox's own holds without it too (`--unsafe-no-sandbox`, where bwrap cannot start).
+LIMIT_MODES = {"params": [True, False], "ids": ["sandboxed", "unsandboxed"]}
+
+
+@pytest.fixture(scope="module", **LIMIT_MODES)
+def limited(request, tmp_path_factory):
     course = fresh_tiny(tmp_path_factory.mktemp("limits"))
     spin = "def column_sums(table):\n    while True:\n        pass\n"
     stubborn = ("import signal, time\ndef column_sums(table):\n    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
@@ -353,25 +357,26 @@ def limited(tmp_path_factory):
     submit_solution(course, "flood", edit=prepend(flood))
     limits = Limits(cell_timeout=8, notebook_timeout=300, memory_bytes=1536 * 2**20, max_processes=64,
                     output_bytes=2 * 2**20)
-    return course, grade(course, "tiny", limits=limits)
+    return course, grade(course, "tiny", limits=limits, sandbox=request.param)
 
 
-@pytest.fixture(scope="module")
-def hogged(tmp_path_factory):
+@pytest.fixture(scope="module", **LIMIT_MODES)
+def hogged(request, tmp_path_factory):
     """A 3 GiB allocation under a 1.5 GiB cap, alone, with a cell timeout it never needs: on a
     loaded machine the cap must still be what stops it."""
     course = fresh_tiny(tmp_path_factory.mktemp("hog"))
     hog = ("import numpy as np\ndef column_sums(table):\n    hog = np.ones((2**30 // 8) * 3)\n"
            "    return table.sum(axis=0)\n")
     submit_solution(course, "hog", edit=answer(hog))
-    return grade(course, "tiny", limits=Limits(cell_timeout=120, memory_bytes=1536 * 2**20))["hog"]
+    return grade(course, "tiny", limits=Limits(cell_timeout=120, memory_bytes=1536 * 2**20),
+                 sandbox=request.param)["hog"]
 
 
-@pytest.fixture(scope="module")
-def slow(tmp_path_factory):
+@pytest.fixture(scope="module", **LIMIT_MODES)
+def slow(request, tmp_path_factory):
     course = fresh_tiny(tmp_path_factory.mktemp("slow"))
     submit_solution(course, "slow", edit=slow_cells)
-    return grade(course, "tiny", limits=Limits(cell_timeout=10, notebook_timeout=16))
+    return grade(course, "tiny", limits=Limits(cell_timeout=10, notebook_timeout=16), sandbox=request.param)
 
 
 def test_cell_timeout_fails_one_cell_and_the_rest_carry_on(limited):

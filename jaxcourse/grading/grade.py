@@ -16,7 +16,7 @@ from nbformat.notebooknode import NotebookNode
 from . import report
 from ..course import Course, CourseError
 from ..run.backends import BACKENDS
-from ..run.execute import CompilationCache, Execution, SandboxUnavailable, assert_hidden, bwrap_path
+from ..run.execute import CompilationCache, Execution, SandboxUnavailable, assert_hidden, require_sandbox
 from .collect import Submission, collect
 from .expected import cache_path, current_expected, expected_values, uses_cache
 from .late import assign_late_penalties
@@ -118,7 +118,7 @@ def score_notebook(merged: NotebookNode, own: NotebookNode, execution: Execution
         for row in rows:
             row.detail = inert("; ".join([row.detail, *notes]), 400)
     merged.metadata["jaxcourse"] = {"receipt": receipt, "requested_platform": options.platform,
-                                    "results": [asdict(r) for r in rows],
+                                    "results": [asdict(r) for r in rows], "seconds": round(execution.seconds, 2),
                                     **({"node": execution.node} if execution.node else {})}
     return Graded(rows, receipt, merged, own)
 
@@ -210,9 +210,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     would show every student 0 for it)."""
     course.info(lesson).refuse(options.platform)
     if options.sandbox:
-        if not bwrap_path():
-            raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, "
-                                     "or pass --unsafe-no-sandbox to grade trusted notebooks without it")
+        require_sandbox()
         assert_hidden(course.root)
     backend = BACKENDS[options.backend]
     backend.prepare(options.ray_address)

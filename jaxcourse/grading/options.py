@@ -30,6 +30,7 @@ class Options:
     preimport: tuple[str, ...] = PREIMPORT
     compilation_cache: bool = True
     draw_figures: bool = False   # True to record figures; graded runs never look at them
+    ip_sockets: bool = True      # False: refuse IP sockets in every sandbox, as a TPU host does
     backend: str = "local"       # or "ray"
     ray_address: str | None = None
     force: bool = False          # grade again even what is unchanged since the last run
@@ -40,7 +41,7 @@ class Options:
     def run_settings(self, course: Course, lesson: str) -> RunSettings:
         """How `lesson`'s notebooks run: all the run layer is given of these options."""
         return RunSettings(self.platform, self.limits, self.sandbox, self.preimport, self.draw_figures, self.warm,
-                           tuple(sorted(lesson_env(course, lesson, self.platform).items())))
+                           tuple(sorted(lesson_env(course, lesson, self.platform).items())), self.ip_sockets)
 
 
 class Progress:

@@ -1,10 +1,12 @@
 """Executes one notebook with papermill. Runs inside the sandbox, beside the kernel.
 
 Standalone on purpose: the sandbox sees the Python environment and this folder, not the repository.
-usage: run_notebook.py INPUT OUTPUT CELL_TIMEOUT OUTPUT_BYTES PREIMPORT
+usage: run_notebook.py INPUT OUTPUT CELL_TIMEOUT OUTPUT_BYTES PREIMPORT KERNEL_DIR
 
 The kernel starts at once and imports PREIMPORT (comma-separated modules); the notebook runs
 when the grader writes "run" on stdin, so a sandbox can be warmed up while others are busy.
+The kernel's connection file and its unix sockets (ipc transport: no IP socket, which a TPU
+host refuses and which any local user could reach) live in KERNEL_DIR, made private here.
 """
 import os
 import secrets
@@ -121,9 +123,11 @@ class GraderKernelSpecs(KernelSpecManager):
                           language="python", resource_dir=os.path.dirname(kernel))
 
 
-async def start_kernel(preimport):
+async def start_kernel(preimport, kernel_dir):
     """Boot the kernel papermill will use; import `preimport` silently (no names, no history)."""
-    km = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=GraderKernelSpecs())
+    os.makedirs(kernel_dir, mode=0o700)
+    km = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=GraderKernelSpecs(), transport="ipc",
+                            connection_file=os.path.join(kernel_dir, "kernel.json"))
     # C++ log lines (XLA's cache loader, for one) go to the grader's log, not into cell outputs.
     await km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:",
                                            "--IPKernelApp.capture_fd_output=False"], cwd=os.getcwd())
@@ -140,10 +144,10 @@ async def start_kernel(preimport):
 
 
 def main():
-    source, target, cell_timeout, output_bytes, preimport = sys.argv[1:6]
+    source, target, cell_timeout, output_bytes, preimport, kernel_dir = sys.argv[1:7]
     GraderClient.output_bytes = int(output_bytes)
     try:
-        km = run_sync(start_kernel)([name for name in preimport.split(",") if name])
+        km = run_sync(start_kernel)([name for name in preimport.split(",") if name], kernel_dir)
     except Exception as exc:
         print(f"the kernel did not start: {type(exc).__name__}: {exc}", file=sys.stderr)
         sys.exit(EXIT_NO_KERNEL)

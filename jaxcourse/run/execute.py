@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 import psutil
 
-from . import safefs
+from . import safefs, seccomp
 from .platforms import TABLE
 
 KERNEL_DIR = Path(__file__).resolve().parents[1] / "kernel"  # the code that runs inside the sandbox
@@ -36,6 +36,12 @@ SANDBOX_HOSTNAME = "sandbox"
 UNDRAWN_FIGURES = {"MPLBACKEND": "module://jaxcourse_figures"}
 SANDBOX_CACHE = "/grader/jax-cache"
 SANDBOX_FONT_CACHE = f"{SANDBOX_HOME}/.cache/matplotlib"  # where matplotlib keeps its font list
+SANDBOX_KERNEL_DIR = "/tmp/jaxcourse-kernel"  # the kernel's sockets: on the sandbox's own /tmp
+# The namespaces every sandbox gets; sandbox_problem() tries exactly these before anything runs.
+NAMESPACES = ("--unshare-user", "--uid", "65534", "--gid", "65534",
+              "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+              "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL")
+UNSAFE_HINT = "to run trusted notebooks only (your own), pass --unsafe-no-sandbox"
 OUT_ENTRIES = 1000  # files and folders the output folder may hold; the runner writes one
 BASIC_DEVICES = ("null", "zero", "full", "random", "urandom")
 # Host variables that may cross into the sandbox, by exact name: where the accelerator
@@ -85,6 +91,29 @@ def preflight(platform: str) -> str:
     return backend
 
 
+@functools.cache  # once per process: the host does not change its mind
+def sandbox_problem() -> str:
+    """Why no sandbox can start on this host, in one sentence; empty when one can."""
+    bwrap = bwrap_path()
+    if not bwrap:
+        return f"bubblewrap (bwrap) is not installed; install the 'bubblewrap' package, or {UNSAFE_HINT}"
+    done = subprocess.run([bwrap, *NAMESPACES, "--ro-bind", "/", "/", "true"], capture_output=True, text=True,
+                          timeout=60, env=LAUNCH_ENV)
+    if done.returncode == 0:
+        return ""
+    said = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+    reason = ("this host does not allow user namespaces, which the bubblewrap sandbox needs"
+              if "namespace" in said.lower() or "uid map" in said.lower() else "bubblewrap cannot start a sandbox here")
+    return f"{reason} ({said}); nothing was started: {UNSAFE_HINT}"
+
+
+def require_sandbox() -> None:
+    """Raise SandboxUnavailable, with sandbox_problem()'s sentence, unless a sandbox can start here."""
+    problem = sandbox_problem()
+    if problem:
+        raise SandboxUnavailable(problem)
+
+
 @dataclass(frozen=True)
 class Limits:
     cell_timeout: int = 120          # seconds; JIT compilation of a lesson cell fits easily
@@ -121,6 +150,7 @@ class SandboxSpec:
     preimport: tuple[str, ...] = ()
     cache: "CompilationCache | None" = None
     draw_figures: bool = False  # only to record a lesson's figures; graded runs skip the drawing
+    ip_sockets: bool = True     # False: socket(AF_INET/AF_INET6) fails in the sandbox, as on a TPU host
 
 
 @dataclass(frozen=True)
@@ -135,6 +165,7 @@ class RunSettings:
     draw_figures: bool = False            # only to record a lesson's figures
     warm: bool = True                     # start each worker's next sandbox while it grades
     lesson_env: tuple[tuple[str, str], ...] = ()  # what the lesson adds to every run (its virtual devices)
+    ip_sockets: bool = True               # False: refuse IP sockets in every sandbox (seccomp.py)
 
     def spec(self, slot: int | None = 0, cache: CompilationCache | None = None) -> SandboxSpec:
         """The sandbox of worker `slot`, confined to that device (None: to none of its own, as a Ray
@@ -142,7 +173,7 @@ class RunSettings:
         lesson_env = dict(self.lesson_env)
         device_env = lesson_env if slot is None else TABLE[self.platform].worker_env(slot, lesson_env)
         return SandboxSpec(self.platform, self.limits, device_env, self.sandbox, self.preimport, cache,
-                           self.draw_figures)
+                           self.draw_figures, self.ip_sockets)
 
 
 def bwrap_path() -> str | None:
@@ -204,12 +235,10 @@ def accelerator_nodes(platform: str, device_env: dict[str, str], dev: Path = Pat
 
 
 def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, str],
-                  cache: CompilationCache | None = None, device_env: dict[str, str] | None = None) -> list[str]:
+                  cache: CompilationCache | None = None, device_env: dict[str, str] | None = None,
+                  seccomp_fd: int | None = None) -> list[str]:
     cmd = [
-        bwrap_path() or "bwrap",
-        "--unshare-user", "--uid", "65534", "--gid", "65534",
-        "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-        "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        bwrap_path() or "bwrap", *NAMESPACES,
         "--hostname", SANDBOX_HOSTNAME,
         "--proc", "/proc",
         "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
@@ -249,6 +278,8 @@ def bwrap_command(platform: str, workdir: Path, limits: Limits, env: dict[str, s
             for font_list in sorted(cache.fonts.glob("fontlist-*.json")):
                 if font_list.is_file() and not font_list.is_symlink():
                     cmd += ["--ro-bind", str(font_list), f"{SANDBOX_FONT_CACHE}/{font_list.name}"]
+    if seccomp_fd is not None:
+        cmd += ["--seccomp", str(seccomp_fd)]
     # Last: the root tmpfs bwrap builds (uncapped) becomes read-only once every mount point exists.
     cmd += ["--remount-ro", "/", "--chdir", SANDBOX_HOME, "--clearenv"]
     for key, value in sorted(env.items()):
@@ -392,11 +423,15 @@ def _launch_command(cmd: list[str], limits: Limits, cgroup: _Cgroup) -> list[str
 LAUNCH_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
+def _open_written(path: Path, data: bytes) -> int:
+    """Write `data` to `path`, and return a descriptor that reads it (for bwrap, which takes FDs)."""
+    path.write_bytes(data)
+    return os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+
+
 def _options_from_file(prefix: list[str], workdir: Path) -> tuple[list[str], int]:
     """bwrap's command `prefix` as `bwrap --args FD`, FD an open file holding its options."""
-    path = workdir / "bwrap.args"
-    path.write_bytes(b"".join(arg.encode() + b"\0" for arg in prefix[1:]))
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    fd = _open_written(workdir / "bwrap.args", b"".join(arg.encode() + b"\0" for arg in prefix[1:]))
     return [prefix[0], "--args", str(fd)], fd
 
 
@@ -476,8 +511,8 @@ class Sandbox:
     """
 
     def __init__(self, spec: SandboxSpec = SandboxSpec()):
-        if spec.sandbox and not bwrap_path():
-            raise SandboxUnavailable("bubblewrap (bwrap) is not installed; install the 'bubblewrap' package")
+        if spec.sandbox:
+            require_sandbox()
         self.spec, limits = spec, spec.limits
         workdir, self.lock = _locked_run_folder()
         self.workdir = workdir
@@ -496,11 +531,18 @@ class Sandbox:
                 env.update(spec.cache.env())
             if not spec.draw_figures:
                 env.update(UNDRAWN_FIGURES, PYTHONPATH=f"{SANDBOX_GRADER}/kernel/figures")
+            try:
+                filter_fd = None if spec.ip_sockets else _open_written(workdir / "seccomp.bpf",
+                                                                        seccomp.refuse_ip_sockets())
+            except seccomp.Unsupported as exc:
+                raise SandboxUnavailable(str(exc)) from None
             prefix, args_fd = _options_from_file(
-                bwrap_command(spec.platform, workdir, limits, env, spec.cache, spec.device_env), workdir)
-            runner, source, target = (f"{SANDBOX_GRADER}/kernel/run_notebook.py",
-                                      f"{SANDBOX_GRADER}/in/submission.ipynb", f"{SANDBOX_GRADER}/out/executed.ipynb")
-            run_env, cwd, pass_fds = LAUNCH_ENV, workdir, (args_fd,)
+                bwrap_command(spec.platform, workdir, limits, env, spec.cache, spec.device_env, filter_fd), workdir)
+            runner, source, target, kernel_dir = (
+                f"{SANDBOX_GRADER}/kernel/run_notebook.py", f"{SANDBOX_GRADER}/in/submission.ipynb",
+                f"{SANDBOX_GRADER}/out/executed.ipynb", SANDBOX_KERNEL_DIR)
+            run_env, cwd = LAUNCH_ENV, workdir
+            pass_fds = (args_fd,) if filter_fd is None else (args_fd, filter_fd)
         else:
             home = workdir / "home"
             home.mkdir()
@@ -508,12 +550,13 @@ class Sandbox:
             if not spec.draw_figures:
                 env.update(UNDRAWN_FIGURES, PYTHONPATH=str(KERNEL_DIR / "figures"))
             prefix = []
-            runner, source, target = (str(KERNEL_DIR / "run_notebook.py"),
-                                      str(workdir / "in" / "submission.ipynb"), str(workdir / "out" / "executed.ipynb"))
+            runner, source, target, kernel_dir = (
+                str(KERNEL_DIR / "run_notebook.py"), str(workdir / "in" / "submission.ipynb"),
+                str(workdir / "out" / "executed.ipynb"), str(workdir / "kernel"))
             run_env, cwd, pass_fds = env, home, ()
         self.source = workdir / "in" / "submission.ipynb"
         cmd = [*prefix, sys.executable, runner, source, target, str(limits.cell_timeout), str(limits.output_bytes),
-               ",".join(spec.preimport)]
+               ",".join(spec.preimport), kernel_dir]
         self.cgroup = _Cgroup(limits)
         try:
             self.proc = subprocess.Popen(
