@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check test-portability release publish check-source check-source-next sandbox-deps browser-deps clean
+.PHONY: demo test check test-portability release publish check-source check-source-next sandbox-deps browser-deps tpu-bundle clean
 
 # Ray is an optional extra (`pip install -e '.[ray]'`); the test suite needs it, pinned here.
 $(STAMP): requirements-cpu.txt requirements-ray.txt pyproject.toml
@@ -73,6 +73,16 @@ $(VENV_NEXT)/.installed: requirements-cpu.txt pyproject.toml
 
 check-source-next: $(VENV_NEXT)/.installed sandbox-deps
 	$(VENV_NEXT)/bin/jaxcourse check-source
+
+# What grading on a TPU host needs beyond that host's own packages (README: "Grading on a TPU host"):
+# the grader's wheels (requirements-tpu-host.txt, x86-64, Python 3.11) and a course of fabricated students.
+WHEEL_PLATFORMS := $(foreach n,2_28 2_27 2_26 2_24 2_17,--platform manylinux_$(n)_x86_64) --platform manylinux2014_x86_64 --platform manylinux1_x86_64
+tpu-bundle: $(STAMP)
+	rm -rf .whl-tpu .tpu-course .tpu-course.tar.xz
+	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11.7 --implementation cp \
+	  $(WHEEL_PLATFORMS) -d .whl-tpu -r requirements-tpu-host.txt
+	$(BIN)/python benchmarks/grade_on_chip.py prepare .tpu-course
+	tar -cJf .tpu-course.tar.xz .tpu-course
 
 clean:
 	rm -rf demo-course .jaxcourse submitted feedback grades gradebook.db

@@ -22,7 +22,8 @@ from jaxcourse.grading.sanitize import UnreadableSubmission, read_submission
 from jaxcourse.grading.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
 from jaxcourse.kernel import prelude
 from jaxcourse.run import safefs
-from jaxcourse.run.execute import Limits, _tree_usage, accelerator_nodes, bwrap_command, sandbox_env
+from jaxcourse.run.execute import (Limits, RunSettings, _tree_usage, accelerator_nodes, bwrap_command,
+                                   device_mapped_bytes, sandbox_env)
 from jaxcourse.run.platforms import worker_env
 
 pytestmark = pytest.mark.fast
@@ -546,8 +547,19 @@ def test_the_environment_passes_by_exact_names(monkeypatch):
     env = sandbox_env("gpu", {"CUDA_VISIBLE_DEVICES": "1"})
     assert env["XLA_FLAGS"] == "--xla_dump_to=/x" and env["XLA_PYTHON_CLIENT_MEM_FRACTION"] == ".5"
     assert env["CUDA_VISIBLE_DEVICES"] == "1" and env["JAX_PLATFORMS"] == "gpu,cpu"  # callbacks need the host
-    for absent in ("TPU_SECRET_TOKEN", "CUDA_CACHE_PATH", "NVIDIA_TOKEN", "AWS_SECRET", "LD_PRELOAD"):
+    for absent in ("TPU_SECRET_TOKEN", "CUDA_CACHE_PATH", "NVIDIA_TOKEN", "AWS_SECRET", "LD_PRELOAD", "PYTHONPATH"):
         assert absent not in env
+
+
+def test_a_python_found_through_pythonpath_is_found_in_every_run(monkeypatch, tmp_path):
+    """A TPU VM installs JAX in a folder named by PYTHONPATH: runs get that folder, read-only, and no
+    relative or missing entry."""
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), "relative/dir", str(tmp_path / "missing")]))
+    assert sandbox_env("tpu")["PYTHONPATH"] == str(site)
+    cmd = bwrap_command("cpu", tmp_path, Limits(), {})
+    assert [str(site), str(site)] in values_after(cmd, "--ro-bind")
 
 
 @pytest.fixture
@@ -599,6 +611,24 @@ def test_the_watchdog_counts_threads_as_tasks():
         stop.set()
         for thread in threads:
             thread.join()
+
+
+# /proc/PID/maps of a TPU process on a v5e host (gVisor), cut: its RSS counted the chip's mappings.
+TPU_MAPS = """7eef91ee1000-7ef091ee1000 rw-s 00000000 00:01 1                          anon_inode:[vfio-device]
+7ef108000000-7ef208000000 rw-s 00000000 00:01 1                          anon_inode:[vfio-device]
+7ef217e00000-7ef317e00000 rw-p 00000000 00:00 0
+7ef419600000-7ef436947000 r-xp 00000000 00:11 7423                       /opt/device-scrub/libtpu/libtpu.so
+7f0000000000-7f0000100000 rw-s 00000000 00:05 9                          /dev/zero (deleted)
+7f0000100000-7f0000200000 rw-s 00000000 00:05 9                          /dev/accel0
+"""
+
+
+def test_the_watchdog_leaves_out_device_memory_and_allows_for_the_tpu_runtime():
+    """Without cgroups (a TPU VM's runtime), RSS counts the chip's mappings (13.6 GiB RSS, 5.7 GiB of
+    host memory after JAX started the TPU): only host memory counts, over the TPU runtime's allowance."""
+    assert device_mapped_bytes(TPU_MAPS) == 2 * 2**32 + 2**20  # a shared /dev/zero mapping is host memory
+    assert RunSettings("tpu").spec(0).limits.memory_bytes == Limits().memory_bytes + 8 * 2**30
+    assert RunSettings("cpu").spec(0).limits.memory_bytes == Limits().memory_bytes
 
 
 def test_the_watchdog_counts_memfd_memory_that_no_rss_shows():

@@ -5,9 +5,11 @@ A TPU VM's sandboxed runtime refuses every IP socket (errno 97) and user namespa
 loads a seccomp program into the sandbox that refuses socket(AF_INET/AF_INET6) the same way, and
 `unshare -Ur` with max_user_namespaces at 0 makes a host where bubblewrap cannot start.
 """
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -142,3 +144,23 @@ def test_after_a_submission_breaks_its_device_the_next_on_the_same_worker_gets_a
     assert by_id(rows["b-breaks"])["sums-test"]["status"] == "error"
     assert "program continuator has halted" in by_id(rows["b-breaks"])["sums-test"]["detail"]
     assert [r["status"] for r in rows["c-honest"]] == ["ok", "ok"], rows["c-honest"]
+
+
+def test_the_chip_grading_script_grades_a_course_and_reports_each_submission(tmp_path):
+    """benchmarks/grade_on_chip.py runs only on a TPU host in earnest; here it grades the tiny course
+    on the CPU, so that a change of the grader's files or CSV does not break it unseen."""
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "student-correct")
+    report = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, "benchmarks/grade_on_chip.py", "run", str(course.root), "--platform", "cpu",
+                           "--chip-opens", "1", "--report", str(report)], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(report.read_text())
+    student = result["lessons"]["tiny"]["students"]["student-correct"]
+    assert {cell: value[:2] for cell, value in student["cells"].items()} == {
+        "sums-test": ["ok", 2.0], "checkpoint-test": ["ok", 1.0]}
+    assert student["receipt"]["backend"] == "cpu" and student["seconds"] > 0 and result["chip_opens"][0] > 0
+    compared = subprocess.run([sys.executable, "benchmarks/grade_on_chip.py", "compare", str(report), str(report)],
+                              capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[1])
+    assert "1 submissions in 1 lessons, 0 scored differently" in compared.stdout, compared.stdout

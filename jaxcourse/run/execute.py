@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import nbformat
@@ -80,7 +80,8 @@ class KernelDidNotStart(SandboxUnavailable):
 def preflight(platform: str) -> str:
     """Fail fast, before any grading, when JAX cannot start the requested platform here."""
     probe = "import jax; print(jax.default_backend())"
-    env = {"JAX_PLATFORMS": TABLE[platform].jax_platforms, "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    # What a run gets (a TPU VM's TPU_* settings spare libtpu a metadata query that hangs offline).
+    env = {**sandbox_env(platform), "PATH": "/usr/bin:/bin", "HOME": "/tmp", "TF_CPP_MIN_LOG_LEVEL": "3"}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
     backend = done.stdout.strip().splitlines()[-1] if done.returncode == 0 and done.stdout.strip() else ""
     if backend != platform:
@@ -171,8 +172,10 @@ class RunSettings:
         """The sandbox of worker `slot`, confined to that device (None: to none of its own, as a Ray
         task that was given no accelerator), mounting `cache` if there is one."""
         lesson_env = dict(self.lesson_env)
-        device_env = lesson_env if slot is None else TABLE[self.platform].worker_env(slot, lesson_env)
-        return SandboxSpec(self.platform, self.limits, device_env, self.sandbox, self.preimport, cache,
+        platform = TABLE[self.platform]
+        device_env = lesson_env if slot is None else platform.worker_env(slot, lesson_env)
+        limits = replace(self.limits, memory_bytes=self.limits.memory_bytes + platform.runtime_memory)
+        return SandboxSpec(self.platform, limits, device_env, self.sandbox, self.preimport, cache,
                            self.draw_figures, self.ip_sockets)
 
 
@@ -180,10 +183,21 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+def host_python_path() -> list[str]:
+    """The folders this Python finds packages in through PYTHONPATH (a TPU VM provides JAX so), which
+    every run needs too."""
+    return [path for path in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+            if os.path.isabs(path) and os.path.isdir(path)]
+
+
+def _python_path(*first: str) -> str:
+    return os.pathsep.join([*first, *host_python_path()])
+
+
 def _readonly_roots() -> list[str]:
-    """The directories the kernel needs: the interpreter, the venv and system libraries."""
+    """The directories the kernel needs: the interpreter, the venv, PYTHONPATH and system libraries."""
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-             sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"]}
+             sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], *host_python_path()}
     for system_dir in ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/alternatives",
                        "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                        "/etc/localtime", "/etc/fonts", "/etc/ssl"):
@@ -220,6 +234,8 @@ def sandbox_env(platform: str, device_env: dict[str, str] | None = None) -> dict
     for key in PASSTHROUGH:
         if key in os.environ:
             env[key] = os.environ[key]
+    if host_python_path():
+        env["PYTHONPATH"] = _python_path()
     env.update(device_env or {})
     env["JAX_PLATFORMS"] = TABLE[platform].jax_platforms
     return env
@@ -381,8 +397,33 @@ def _memfd_bytes(pid: int, seen: set[tuple[int, int]]) -> int:
     return total
 
 
+# Mappings of an accelerator's memory: resident as the kernel counts it (a TPU runtime maps its chip's
+# 16 GiB), but no host memory, and no memory cgroup charges them.
+DEVICE_MAPPINGS = ("anon_inode:[vfio-device]", "/dev/accel", "/dev/vfio/", "/dev/nvidia")
+
+
+def device_mapped_bytes(maps: str) -> int:
+    """The size of the device mappings listed in a /proc/PID/maps text."""
+    total = 0
+    for line in maps.splitlines():
+        fields = line.split(maxsplit=5)
+        if len(fields) == 6 and fields[5].startswith(DEVICE_MAPPINGS):
+            start, end = fields[0].split("-")
+            total += int(end, 16) - int(start, 16)
+    return total
+
+
+def _host_resident(proc: psutil.Process) -> int:
+    rss = proc.memory_info().rss
+    try:
+        with open(f"/proc/{proc.pid}/maps") as maps:
+            return max(0, rss - device_mapped_bytes(maps.read()))
+    except OSError:
+        return rss
+
+
 def _tree_usage(root: psutil.Process) -> tuple[int, int]:
-    """Memory (resident, and memfds) and tasks (threads) of a process tree."""
+    """Host memory (resident, less device mappings, and memfds) and tasks (threads) of a process tree."""
     try:
         procs = [root, *root.children(recursive=True)]
     except psutil.Error:
@@ -390,7 +431,7 @@ def _tree_usage(root: psutil.Process) -> tuple[int, int]:
     memory, tasks, memfds = 0, 0, set()
     for proc in procs:
         try:
-            memory += proc.memory_info().rss + _memfd_bytes(proc.pid, memfds)
+            memory += _host_resident(proc) + _memfd_bytes(proc.pid, memfds)
             tasks += proc.num_threads()  # threads count toward the task cap, as in the pids cgroup
         except psutil.Error:
             pass
@@ -530,7 +571,7 @@ class Sandbox:
             if spec.cache is not None:
                 env.update(spec.cache.env())
             if not spec.draw_figures:
-                env.update(UNDRAWN_FIGURES, PYTHONPATH=f"{SANDBOX_GRADER}/kernel/figures")
+                env.update(UNDRAWN_FIGURES, PYTHONPATH=_python_path(f"{SANDBOX_GRADER}/kernel/figures"))
             try:
                 filter_fd = None if spec.ip_sockets else _open_written(workdir / "seccomp.bpf",
                                                                         seccomp.refuse_ip_sockets())
@@ -548,7 +589,7 @@ class Sandbox:
             home.mkdir()
             env["HOME"] = str(home)
             if not spec.draw_figures:
-                env.update(UNDRAWN_FIGURES, PYTHONPATH=str(KERNEL_DIR / "figures"))
+                env.update(UNDRAWN_FIGURES, PYTHONPATH=_python_path(str(KERNEL_DIR / "figures")))
             prefix = []
             runner, source, target, kernel_dir = (
                 str(KERNEL_DIR / "run_notebook.py"), str(workdir / "in" / "submission.ipynb"),

@@ -88,6 +88,8 @@ class Platform:
     virtual_devices: bool = False         # the grader gives a lesson as many devices as it declares
     # A device serves one process at a time: the solution and the cache-filling run take turns.
     exclusive: bool = True
+    # Host memory its runtime holds in every process, allowed on top of a run's memory limit.
+    runtime_memory: int = 0
 
     def worker_env(self, index: int, lesson_env: dict[str, str] | None = None) -> dict[str, str]:
         """The environment that confines worker `index` to its own device, plus what the lesson needs."""
@@ -106,7 +108,7 @@ TABLE: dict[str, Platform] = {p.name: p for p in (
              binds=("--ro-bind-try", "/proc/driver/nvidia", "/proc/driver/nvidia"),
              ray_resource="GPU", ray_request={"num_cpus": 1, "num_gpus": 1}),
     Platform("tpu", "tpu,cpu", _tpu_count, _tpu_slot, _tpu_nodes,
-             ray_resource="TPU", ray_request={"num_cpus": 1, "resources": {"TPU": 1}}),
+             ray_resource="TPU", ray_request={"num_cpus": 1, "resources": {"TPU": 1}}, runtime_memory=8 * 2**30),
 )}
 NAMES = tuple(TABLE)
 
