@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu
+from jax.experimental.pallas import tpu as pltpu   # on jax 0.9.2 this needs absl-py, which pip's jax does not bring
 
 # Compiled on a TPU; anywhere else the TPU interpret mode runs the kernels on the CPU and checks their blocks.
 INTERPRET = False if jax.default_backend() == "tpu" else pltpu.InterpretParams()
