@@ -13,7 +13,7 @@ from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
 
 INTERPRET = False if jax.default_backend() == "tpu" else pltpu.InterpretParams()
-print("backend:", jax.default_backend(), "| interpret mode:", INTERPRET)
+print("backend:", jax.default_backend(), "| kernels:", "compiled by Mosaic" if INTERPRET is False else "TPU interpret mode")
 
 # 1. The running maximum m, sum l and weighted sum a over two blocks equal one softmax over the row.
 row, vals = jnp.array([1.0, 3.0, 2.0, 5.0]), jnp.array([10.0, 20.0, 30.0, 40.0])
