@@ -1,0 +1,3 @@
+# replaces: checkpoint-solution
+# fails: checkpoint-test
+checkpoint_answer = 1
