@@ -214,7 +214,7 @@ class HubPlan:
         if not exists(GRADER):
             run("useradd", "--system", "--create-home", "--home-dir", str(self.hub_dir / "grader"),
                 "--shell", "/bin/bash", "--comment", f"nbgrader for {COURSE_ID}", GRADER)
-        os.chmod(self.hub_dir / "grader", 0o700)
+        os.chmod(pwd.getpwnam(GRADER).pw_dir, 0o700)
         created = add_accounts(self.roster, self.hub_dir / "passwords.csv")
         check_readable_by(GRADER, Path(sys.executable))
         if self.origin.source.is_dir() and self.origin.source.stat().st_mode & 0o007:

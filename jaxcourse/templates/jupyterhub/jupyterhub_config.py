@@ -30,6 +30,7 @@ c.Authenticator.admin_users = set(s["instructors"])
 c.JupyterHub.spawner_class = "localprocess"
 c.Spawner.cmd = [f"{bin_}/jupyterhub-singleuser"]
 c.Spawner.default_url = "/lab"
+c.Spawner.args = ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
 c.Spawner.notebook_dir = "~"
 c.Spawner.environment = {"PATH": path, "JUPYTER_CONFIG_PATH": str(here / "jupyter"), "JAX_PLATFORMS": "cpu"}
 
