@@ -29,6 +29,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
@@ -100,7 +101,7 @@ def as_user(user: str, *command: str, cwd: Path, check: bool = True, config: Pat
     """A command run as `user`, as their terminal would run it (a student's with the hub's `config`)."""
     env = {"PATH": f"{BIN}:/usr/bin:/bin", "HOME": pwd.getpwnam(user).pw_dir, "USER": user, "LANG": "C.UTF-8",
            "JAX_PLATFORMS": "cpu", **({"JUPYTER_CONFIG_PATH": str(config)} if config else {})}
-    done = subprocess.run(["runuser", "-u", user, "--", *command], cwd=cwd, env=env, capture_output=True,
+    done = subprocess.run([shutil.which("runuser"), "-u", user, "--", *command], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=600)
     if check:
         assert done.returncode == 0, f"{user}: {' '.join(command)}: {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
@@ -158,6 +159,20 @@ def log_in(browser, base: str, user: str, password: str, lab: bool = True):
     return page
 
 
+@contextmanager
+def screenshots_on_failure(browser, shots: Path):
+    """Every open page as it was when a step failed, beside the steps' screenshots."""
+    try:
+        yield
+    except BaseException:
+        for i, page in enumerate(page for context in browser.contexts for page in context.pages):
+            try:
+                page.screenshot(path=str(shots / f"failure-{i}.png"))
+            except Exception:  # a page that cannot draw any more: the others still can
+                pass
+        raise
+
+
 def assignment_row(page, listing: str, lesson: str):
     return page.locator(f"#{listing}_assignments_list .list_item", has_text=lesson).first
 
@@ -176,6 +191,7 @@ def answer_validate_submit(page, base: str, user: str, released: list[dict], sho
         if answer:
             type_into_cell(page, index, answer)
     page.keyboard.press("Control+s")
+    shoot(page, shots / f"{user}-{step}-answered.png")
     page.locator("jp-button.validate-button").click()
     dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
     dialog.wait_for(timeout=180_000)
@@ -260,112 +276,112 @@ def test_a_term_on_the_class_hub(tmp_path, request):
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        request.addfinalizer(browser.close)
-        page = log_in(browser, base, teacher, passwords[teacher], lab=False)
-        page.goto(f"{base}/services/{COURSE_ID}/formgrader")
-        page.get_by_text("welcome-02").first.wait_for()
-        shoot(page, shots / "instructor-1-formgrader-released.png")
+        with screenshots_on_failure(browser, shots):
+            page = log_in(browser, base, teacher, passwords[teacher], lab=False)
+            page.goto(f"{base}/services/{COURSE_ID}/formgrader")
+            page.get_by_text("welcome-02").first.wait_for()
+            shoot(page, shots / "instructor-1-formgrader-released.png")
 
-        # Each student: log in, fetch from the Assignments tab, answer, Validate, submit.
-        pages = {}
-        for user in (ada, bob):
-            pages[user] = page = log_in(browser, base, user, passwords[user])
-            open_assignments(page)
-            assignment_row(page, "released", "welcome-02").wait_for()
-            shoot(page, shots / f"{user}-1-assignments.png")
-            assignment_row(page, "released", "tiny").locator("button", has_text="Fetch").click()
-            assignment_row(page, "fetched", "tiny").wait_for()
-            answer_validate_submit(page, base, user, released, shots, "2")
-            assert (home[user] / "tiny" / "tiny.ipynb").stat().st_uid == pwd.getpwnam(user).pw_uid
+            # Each student: log in, fetch from the Assignments tab, answer, Validate, submit.
+            pages = {}
+            for user in (ada, bob):
+                pages[user] = page = log_in(browser, base, user, passwords[user])
+                open_assignments(page)
+                assignment_row(page, "released", "welcome-02").wait_for()
+                shoot(page, shots / f"{user}-1-assignments.png")
+                assignment_row(page, "released", "tiny").locator("button", has_text="Fetch").click()
+                assignment_row(page, "fetched", "tiny").wait_for()
+                answer_validate_submit(page, base, user, released, shots, "2")
+                assert (home[user] / "tiny" / "tiny.ipynb").stat().st_uid == pwd.getpwnam(user).pw_uid
 
-        # The due date passes; ada resubmits late. Bob submits in ada's name from his own account.
-        grader("nbgrader", "db", "assignment", "add", "tiny", f"--duedate={time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC")
-        time.sleep(1.5)
-        answer_validate_submit(pages[ada], base, ada, released, shots, "3-late")
-        as_user(bob, "nbgrader", "submit", "tiny", f"--student={ada}", cwd=home[bob], config=student_config)
+            # The due date passes; ada resubmits late. Bob submits in ada's name from his own account.
+            grader("nbgrader", "db", "assignment", "add", "tiny", f"--duedate={time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC")
+            time.sleep(1.5)
+            answer_validate_submit(pages[ada], base, ada, released, shots, "3-late")
+            as_user(bob, "nbgrader", "submit", "tiny", f"--student={ada}", cwd=home[bob], config=student_config)
 
-        # What bob cannot do, as his own Unix account.
-        inbound = exchange / "inbound"
-        adas = [p.name for p in inbound.iterdir() if p.name.startswith(f"{ada}+tiny+") and p.stat().st_uid != pwd.getpwnam(bob).pw_uid]
-        assert len(adas) == 2
-        denied = {
-            "list the inbound folder": ("ls", str(inbound)),
-            "rename ada's submission": ("mv", str(inbound / adas[0]), str(inbound / f"{bob}+tiny+x+y")),
-            "delete ada's submission": ("rm", "-rf", str(inbound / adas[0])),
-            "read ada's notebook in her home": ("cat", str(home[ada] / "tiny" / "tiny.ipynb")),
-            "list the released feedback": ("ls", str(exchange / "feedback")),
-            "read the gradebook": ("cat", str(course.gradebook)),
-            "list the course (solutions, submissions)": ("ls", str(course.root)),
-        }
-        for what, command in denied.items():
-            done = as_user(bob, *command, cwd=home[bob], check=False)
-            assert done.returncode != 0 and "ermission denied" in done.stderr + done.stdout, (what, done)
-        assert (inbound / adas[0]).is_dir()
+            # What bob cannot do, as his own Unix account.
+            inbound = exchange / "inbound"
+            adas = [p.name for p in inbound.iterdir() if p.name.startswith(f"{ada}+tiny+") and p.stat().st_uid != pwd.getpwnam(bob).pw_uid]
+            assert len(adas) == 2
+            denied = {
+                "list the inbound folder": ("ls", str(inbound)),
+                "rename ada's submission": ("mv", str(inbound / adas[0]), str(inbound / f"{bob}+tiny+x+y")),
+                "delete ada's submission": ("rm", "-rf", str(inbound / adas[0])),
+                "read ada's notebook in her home": ("cat", str(home[ada] / "tiny" / "tiny.ipynb")),
+                "list the released feedback": ("ls", str(exchange / "feedback")),
+                "read the gradebook": ("cat", str(course.gradebook)),
+                "list the course (solutions, submissions)": ("ls", str(course.root)),
+            }
+            for what, command in denied.items():
+                done = as_user(bob, *command, cwd=home[bob], check=False)
+                assert done.returncode != 0 and "ermission denied" in done.stderr + done.stdout, (what, done)
+            assert (inbound / adas[0]).is_dir()
 
-        # Through the hub, with bob's login: no other server, no formgrader, no hub admin.
-        for path in (f"/user/{ada}/lab", f"/user/{ada}/api/contents/tiny", f"/services/{COURSE_ID}/formgrader",
-                     f"/services/{COURSE_ID}/formgrader/api/assignments", "/hub/api/users", f"/hub/api/users/{ada}",
-                     "/hub/admin"):
-            reply = pages[bob].request.get(base + path)
-            assert reply.status in (403, 404), (path, reply.status, reply.url)
+            # Through the hub, with bob's login: no other server, no formgrader, no hub admin.
+            for path in (f"/user/{ada}/lab", f"/user/{ada}/api/contents/tiny", f"/services/{COURSE_ID}/formgrader",
+                         f"/services/{COURSE_ID}/formgrader/api/assignments", "/hub/api/users", f"/hub/api/users/{ada}",
+                         "/hub/admin"):
+                reply = pages[bob].request.get(base + path)
+                assert reply.status in (403, 404), (path, reply.status, reply.url)
 
-        # The instructor collects (bob's submission in ada's name is refused) and grades, as the grader.
-        out = grader("nbgrader", "collect", "tiny")
-        assert f"in {ada}'s name but belongs to {bob}" in out, out
-        received = json.loads((course.state / "exchange" / "tiny" / f"{ada}.json").read_text())
-        assert (inbound / received["inbound"]).stat().st_uid == pwd.getpwnam(ada).pw_uid
-        out = grader("jaxcourse", "grade", "tiny", "--quiet")
-        rows = {(r["student_id"], r["grade_id"]): r for r in csv.DictReader((course.grades / "tiny.csv").open())}
-        assert rows[ada, "sums-test"]["late_penalty"] == "3" and rows[bob, "sums-test"]["late_penalty"] == "0", out
-        assert {rows[s, "checkpoint-test"]["status"] for s in (ada, bob)} == {"ok"}, out
-        page = log_in(browser, base, teacher, passwords[teacher], lab=False)
-        page.goto(f"{base}/services/{COURSE_ID}/formgrader/gradebook/tiny/tiny")
-        page.get_by_text(bob).first.wait_for()
-        shoot(page, shots / "instructor-2-formgrader-graded.png")
+            # The instructor collects (bob's submission in ada's name is refused) and grades, as the grader.
+            out = grader("nbgrader", "collect", "tiny")
+            assert f"in {ada}'s name but belongs to {bob}" in out, out
+            received = json.loads((course.state / "exchange" / "tiny" / f"{ada}.json").read_text())
+            assert (inbound / received["inbound"]).stat().st_uid == pwd.getpwnam(ada).pw_uid
+            out = grader("jaxcourse", "grade", "tiny", "--quiet")
+            rows = {(r["student_id"], r["grade_id"]): r for r in csv.DictReader((course.grades / "tiny.csv").open())}
+            assert rows[ada, "sums-test"]["late_penalty"] == "3" and rows[bob, "sums-test"]["late_penalty"] == "0", out
+            assert {rows[s, "checkpoint-test"]["status"] for s in (ada, bob)} == {"ok"}, out
+            page = log_in(browser, base, teacher, passwords[teacher], lab=False)
+            page.goto(f"{base}/services/{COURSE_ID}/formgrader/gradebook/tiny/tiny")
+            page.get_by_text(bob).first.wait_for()
+            shoot(page, shots / "instructor-2-formgrader-graded.png")
 
-        # The TA gives bob a hand grade in the formgrader; a student's login never reaches it.
-        with Gradebook(course.db_url, COURSE_ID) as gb:
-            notebook_id = gb.find_submission_notebook("tiny", "tiny", bob).id
-        page = log_in(browser, base, ta, passwords[ta], lab=False)
-        page.goto(f"{base}/services/{COURSE_ID}/formgrader/submissions/{notebook_id}/")
-        score = page.locator("input.score#sums-test")
-        score.fill("1.5")
-        score.press("Tab")
-        deadline = time.monotonic() + 60
-        while True:
+            # The TA gives bob a hand grade in the formgrader; a student's login never reaches it.
             with Gradebook(course.db_url, COURSE_ID) as gb:
-                if gb.find_grade("sums-test", "tiny", "tiny", bob).manual_score == 1.5:
-                    break
-            assert time.monotonic() < deadline, "the TA's hand grade never reached the gradebook"
-            time.sleep(0.5)
-        shoot(page, shots / "ta-1-hand-grade.png")
+                notebook_id = gb.find_submission_notebook("tiny", "tiny", bob).id
+            page = log_in(browser, base, ta, passwords[ta], lab=False)
+            page.goto(f"{base}/services/{COURSE_ID}/formgrader/submissions/{notebook_id}/")
+            score = page.locator("input.score#sums-test")
+            score.fill("1.5")
+            score.press("Tab")
+            deadline = time.monotonic() + 60
+            while True:
+                with Gradebook(course.db_url, COURSE_ID) as gb:
+                    if gb.find_grade("sums-test", "tiny", "tiny", bob).manual_score == 1.5:
+                        break
+                assert time.monotonic() < deadline, "the TA's hand grade never reached the gradebook"
+                time.sleep(0.5)
+            shoot(page, shots / "ta-1-hand-grade.png")
 
-        # Feedback out; each student fetches theirs and opens their own page.
-        grader("jaxcourse", "grade", "tiny", "--quiet")
-        grader("jaxcourse", "feedback", "tiny")
-        grader("nbgrader", "release_feedback", "tiny")
-        source = nbformat.read(FIXTURES / "source" / "tiny" / "tiny.ipynb", as_version=4)
-        hidden = [line.strip() for cell in source.cells for body in HIDDEN_REGION.findall(cell.source)
-                  for line in body.splitlines() if line.strip()]
-        assert hidden
-        for user, expect in ((ada, "Late submission penalty"), (bob, "graded by hand: 1.5")):
-            page = pages[user]
-            page.goto(f"{base}/user/{user}/lab")
-            open_assignments(page)
-            page.locator("#submitted_assignments_list button", has_text="Fetch Feedback").first.click()
-            page.get_by_text("(view feedback)").first.wait_for()
-            shoot(page, shots / f"{user}-4-feedback-fetched.png")
-            feedback, = (home[user] / "tiny" / "feedback").glob("*/tiny.html")
-            page.goto(f"{base}/user/{user}/lab/tree/{feedback.relative_to(home[user])}")
-            frame = page.frame_locator(".jp-RenderedHTMLCommon iframe, iframe").first
-            frame.get_by_text(expect).first.wait_for()
-            shoot(page, shots / f"{user}-5-feedback-page.png")
-            text = feedback.read_text()
-            assert expect in text and not [line for line in hidden if line in text], user
-        done = as_user(bob, "nbgrader", "fetch_feedback", "tiny", f"--student={ada}", cwd=home[bob], check=False,
-                       config=student_config)
-        assert not list((home[bob] / "tiny" / "feedback").glob("*/*.html"))[1:], "bob has only his own page"
-        assert "graded by hand" in next((home[bob] / "tiny" / "feedback").glob("*/tiny.html")).read_text(), done
+            # Feedback out; each student fetches theirs and opens their own page.
+            grader("jaxcourse", "grade", "tiny", "--quiet")
+            grader("jaxcourse", "feedback", "tiny")
+            grader("nbgrader", "release_feedback", "tiny")
+            source = nbformat.read(FIXTURES / "source" / "tiny" / "tiny.ipynb", as_version=4)
+            hidden = [line.strip() for cell in source.cells for body in HIDDEN_REGION.findall(cell.source)
+                      for line in body.splitlines() if line.strip()]
+            assert hidden
+            for user, expect in ((ada, "Late submission penalty"), (bob, "graded by hand: 1.5")):
+                page = pages[user]
+                page.goto(f"{base}/user/{user}/lab")
+                open_assignments(page)
+                page.locator("#submitted_assignments_list button", has_text="Fetch Feedback").first.click()
+                page.get_by_text("(view feedback)").first.wait_for()
+                shoot(page, shots / f"{user}-4-feedback-fetched.png")
+                feedback, = (home[user] / "tiny" / "feedback").glob("*/tiny.html")
+                page.goto(f"{base}/user/{user}/lab/tree/{feedback.relative_to(home[user])}")
+                frame = page.frame_locator(".jp-RenderedHTMLCommon iframe, iframe").first
+                frame.get_by_text(expect).first.wait_for()
+                shoot(page, shots / f"{user}-5-feedback-page.png")
+                text = feedback.read_text()
+                assert expect in text and not [line for line in hidden if line in text], user
+            done = as_user(bob, "nbgrader", "fetch_feedback", "tiny", f"--student={ada}", cwd=home[bob], check=False,
+                           config=student_config)
+            assert not list((home[bob] / "tiny" / "feedback").glob("*/*.html"))[1:], "bob has only his own page"
+            assert "graded by hand" in next((home[bob] / "tiny" / "feedback").glob("*/tiny.html")).read_text(), done
 
     # Grades out to the LMS, both students.
     grader("nbgrader", "export", "--exporter=jaxcourse.export.LmsExport")
