@@ -195,7 +195,8 @@ class HubPlan:
         (config / "labconfig").mkdir(parents=True, exist_ok=True)
         (config / "nbgrader_config.py").write_text(
             f"c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = {COURSE_ID!r}\n"
-            f"c.Exchange.root = {str(self.exchange)!r}\n")
+            f"c.Exchange.root = {str(self.exchange)!r}\n"
+            "c.ExchangeFactory.submit = 'jaxcourse.grading.exchange.PrivateSubmit'  # not nbgrader's 0777\n")
         (config / "jupyter_server_config.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
             "nbgrader.server_extensions.formgrader": False}}}, indent=1))
         (config / "labconfig" / "page_config.json").write_text(json.dumps({"disabledExtensions": {

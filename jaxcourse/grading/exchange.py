@@ -7,7 +7,8 @@ rename or chmod moves it to the present, and no call sets it back. TimedCollect 
 nbgrader's collect by configure_nbgrader, so `nbgrader collect` and the formgrader's button use
 it) picks each student's latest submission by that time, never collects a submission made in a
 student's name by another account, and records the time in .jaxcourse/exchange/, where
-`jaxcourse grade` takes each submission's time from.
+`jaxcourse grade` takes each submission's time from. PrivateSubmit is nbgrader's submit for
+the class hub's students.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from nbgrader.exchange.default.collect import ExchangeCollect
+from nbgrader.exchange.default.submit import ExchangeSubmit
 from nbgrader.utils import parse_utc
 
 from ..course import Course
@@ -58,15 +60,12 @@ class TimedCollect(ExchangeCollect):
         # On a one-account exchange (tests, a laptop) the collecting user submits for everyone.
         record["genuine"] = owner(folder) in (record["username"], pwd.getpwuid(os.geteuid()).pw_name)
         record["timestamp"] = received(folder) if record["genuine"] else NEVER
+        if not record["genuine"]:
+            self.log.error(f"not collected: {folder} is in {record['username']}'s name but belongs to {owner(folder)}")
         return record
 
     def init_src(self):
-        super().init_src()
-        for record in self.src_records:
-            if not record["genuine"]:
-                folder = os.path.join(self.inbound_path, record["filename"])
-                self.log.error(f"not collected: {folder} is in {record['username']}'s name but belongs to "
-                               f"{owner(folder)}")
+        super().init_src()  # an impostor's record is chosen only where its student submitted nothing
         self.src_records = [record for record in self.src_records if record["genuine"]]
 
     def do_copy(self, src, dest, log=None):
@@ -79,6 +78,16 @@ class TimedCollect(ExchangeCollect):
             stamp = None
         record = {"inbound": os.path.basename(src), "received": received(src).isoformat(), "timestamp": stamp}
         atomic_write(record_path(Course.at(self.coursedir.root), lesson, student), json.dumps(record))
+
+
+class PrivateSubmit(ExchangeSubmit):
+    """nbgrader's submit, leaving the submission to its student and the exchange's group (the grader's,
+    from inbound's set-group-id bit) instead of nbgrader's 0777, which lets anyone who learns the
+    folder's name read, empty or fill it. The class hub configures students' nbgrader with it."""
+
+    def copy_files(self):
+        super().copy_files()
+        os.chmod(os.path.join(self.inbound_path, self.assignment_filename), 0o770)
 
 
 def exchange_time(course: Course, lesson: str, student: str, timestamp: str | None) -> tuple[datetime | None, str | None]:
