@@ -253,6 +253,8 @@ def cmd_check_lesson(args) -> int:
 
 
 def cmd_hub(args) -> int:
+    if bool(args.ssl_cert) != bool(args.ssl_key):
+        raise CourseError("--ssl-cert and --ssl-key go together")
     plan = HubPlan(read_roster(Path(args.roster)), Path(args.hub_dir).resolve(), _course(args), args.ip, args.port,
                    args.ssl_cert or "", args.ssl_key or "")
     created = plan.prepare()

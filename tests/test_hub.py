@@ -160,6 +160,24 @@ def log_in(browser, base: str, user: str, password: str, lab: bool = True):
     return page
 
 
+def server_token(user: str) -> str:
+    """The hub API token JupyterHub gave the user's own JupyterLab (in its environment)."""
+    import psutil
+    uid = pwd.getpwnam(user).pw_uid
+    server = next(p for p in psutil.process_iter(["uids", "cmdline"]) if p.info["uids"] and p.info["uids"].real == uid
+                  and any("jupyterhub-singleuser" in part for part in p.info["cmdline"] or ()))
+    return server.environ()["JUPYTERHUB_API_TOKEN"]
+
+
+def hub_api(base: str, token: str, path: str, method: str = "GET") -> int:
+    request = urllib.request.Request(f"{base}/hub/api{path}", method=method, headers={"Authorization": f"token {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
 @contextmanager
 def screenshots_on_failure(browser, shots: Path):
     """Every open page as it was when a step failed, beside the steps' screenshots."""
@@ -330,6 +348,13 @@ def test_a_term_on_the_class_hub(tmp_path, request):
                          "/hub/admin"):
                 reply = pages[bob].request.get(base + path)
                 assert reply.status in (403, 404), (path, reply.status, reply.url)
+            assert pages[bob].request.get(f"{base}/user/{bob}/formgrader").status == 404  # none in his own Lab
+            # ... nor with the hub token his own server holds, which any code of his can read.
+            token = server_token(bob)
+            assert hub_api(base, token, f"/users/{bob}") == 200
+            assert hub_api(base, token, "/users") == 403 and hub_api(base, token, f"/users/{ada}") in (403, 404)
+            assert hub_api(base, token, f"/users/{ada}/server", "DELETE") in (403, 404)
+            assert hub_api(base, token, f"/services/{COURSE_ID}") in (403, 404)
 
             # The instructor collects (bob's submission in ada's name is refused) and grades, as the grader.
             out = grader("nbgrader", "collect", "tiny")
