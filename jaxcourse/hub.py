@@ -199,8 +199,10 @@ class HubPlan:
             "c.ExchangeFactory.submit = 'jaxcourse.grading.exchange.PrivateSubmit'  # not nbgrader's 0777\n")
         (config / "jupyter_server_config.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": {
             "nbgrader.server_extensions.formgrader": False}}}, indent=1))
+        # Nor JupyterLab's question about fetching Jupyter's news, which every new account would be asked.
         (config / "labconfig" / "page_config.json").write_text(json.dumps({"disabledExtensions": {
-            "@jupyter/nbgrader:formgrader": True, "@jupyter/nbgrader:create-assignment": True}}, indent=1))
+            "@jupyter/nbgrader:formgrader": True, "@jupyter/nbgrader:create-assignment": True,
+            "@jupyterlab/apputils-extension:announcements": True}}, indent=1))
 
     def prepare(self) -> list[str]:
         """Everything the hub needs before it starts; returns the accounts created."""
