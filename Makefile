@@ -4,13 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check test-portability release publish check-source check-source-next sandbox-deps browser-deps tpu-bundle clean
+.PHONY: demo hub test check test-portability release publish check-source check-source-next sandbox-deps browser-deps tpu-bundle clean
 
-# Ray is an optional extra (`pip install -e '.[ray]'`); the test suite needs it, pinned here.
-$(STAMP): requirements-cpu.txt requirements-ray.txt pyproject.toml
+# Ray and the class hub are optional extras (`pip install -e '.[ray,hub]'`); the test suite needs
+# both, pinned here.
+$(STAMP): requirements-cpu.txt requirements-ray.txt requirements-hub.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-cpu.txt -r requirements-ray.txt
+	$(BIN)/python -m pip install --quiet -r requirements-cpu.txt -r requirements-ray.txt -r requirements-hub.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
@@ -31,6 +32,12 @@ browser-deps:
 
 demo: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse demo --course-dir demo-course
+
+# A class hub on this machine, as root (README, "A class on JupyterHub"): `make hub ROSTER=roster.csv`.
+HUB_DIR ?= /srv/jaxcourse-hub
+hub: $(STAMP) sandbox-deps
+	@test -n "$(ROSTER)" || { echo "usage: make hub ROSTER=roster.csv [HUB_DIR=$(HUB_DIR)] [HUB_ARGS='--port 8000']" >&2; exit 2; }
+	$(BIN)/jaxcourse hub --roster $(ROSTER) --hub-dir $(HUB_DIR) $(HUB_ARGS)
 
 # Two pytest workers: much of the suite waits (kernels starting, timeouts running out) on one core.
 # --durations: each run's log names the slowest tests, where CI's time goes.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
@@ -30,6 +31,7 @@ from .grading.options import Options, Progress
 from .grading.record import LedgerEntry
 from .grading.report import write_lesson_feedback
 from .grading.score import Status
+from .hub import GRADER, HubPlan, read_roster
 from .inprocess import add_options, check_in_process, compare_exports
 from .run.backends import BACKENDS, GRADING_BACKENDS
 from .run.execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight, require_sandbox
@@ -253,6 +255,22 @@ def cmd_check_lesson(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_hub(args) -> int:
+    if bool(args.ssl_cert) != bool(args.ssl_key):
+        raise CourseError("--ssl-cert and --ssl-key go together")
+    plan = HubPlan(read_roster(Path(args.roster)), Path(args.hub_dir).resolve(), _course(args), args.ip, args.port,
+                   args.ssl_cert or "", args.ssl_key or "")
+    created = plan.prepare()
+    print(f"accounts created: {', '.join(created) or 'none'}"
+          + (f" (first passwords in {plan.hub_dir / 'passwords.csv'}, readable by root only)" if created else ""))
+    print(f"exchange: {plan.exchange}\ncourse folder (the formgrader's, owned by {GRADER}): {plan.course.root}")
+    if not args.ssl_cert and args.ip not in ("127.0.0.1", "localhost"):
+        print("WARNING: no --ssl-cert: passwords cross the network in clear; put the hub behind TLS", file=sys.stderr)
+    sys.stdout.flush()
+    os.chdir(plan.hub_dir)
+    os.execv(plan.command()[0], plan.command())
+
+
 def _version() -> str:
     try:
         return version("jaxcourse")
@@ -340,6 +358,17 @@ def parser() -> argparse.ArgumentParser:
     checked.add_argument("--quick", action="store_true",
                          help="skip the slowest check (the release in a clean venv at the pins), "
                          "while you iterate on hidden tests and mutants")
+    hub = command("hub", cmd_hub, "start a class hub on this machine, as root: JupyterHub for the roster's Unix "
+                  "accounts, nbgrader's exchange, the formgrader as a service (README, \"A class on JupyterHub\")",
+                  lessons=None)
+    hub.add_argument("--roster", required=True, metavar="CSV", help="columns username,role,first_name,last_name,email; "
+                     "role is student, ta or instructor")
+    hub.add_argument("--hub-dir", default="/srv/jaxcourse-hub", metavar="DIR",
+                     help="the hub's state: its database, the exchange, the course folder (default /srv/jaxcourse-hub)")
+    hub.add_argument("--ip", default="0.0.0.0", help="address to serve on (default all)")
+    hub.add_argument("--port", type=int, default=8000, help="port to serve on (default 8000)")
+    hub.add_argument("--ssl-cert", metavar="FILE", help="TLS certificate (with --ssl-key): serve https")
+    hub.add_argument("--ssl-key", metavar="FILE", help="TLS private key")
     command("record-figures", cmd_record_figures, "re-run source notebooks and record the outputs of figure and example cells", execution=True)
     return top
 

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import nbformat
@@ -119,6 +119,13 @@ def test_a_term_through_nbgrader_and_its_exchange(tmp_path):
     nbgrader(course.root, "db", "assignment", "add", "tiny", f"--duedate={due.isoformat()}", env=env)
     time.sleep(0.05)
     work_and_submit("dee", "tiny", None)  # after the due date
+    # dee then sets her submission's clock an hour back, where the student's own files keep it:
+    # the inbound folder's name and timestamp.txt. The exchange's ctime still says late.
+    forged = (due - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+    inbound, = (exchange / COURSE_ID / "inbound").glob("dee+tiny+*")
+    student_id, lesson, _, rest = inbound.name.split("+")
+    (inbound / "timestamp.txt").write_text(forged)
+    inbound.rename(inbound.with_name("+".join((student_id, lesson, forged, rest))))
     for student in answers:
         work_and_submit(student, "welcome-02", None)
 
@@ -134,6 +141,8 @@ def test_a_term_through_nbgrader_and_its_exchange(tmp_path):
     assert rows["bob", "sums-test"]["points"] == "0" and rows["bob", "sums-test"]["status"] == "failed"
     assert rows["cy", "checkpoint-test"]["points"] == "1", "the lax hidden test lets cy's wrong answer through"
     assert rows["dee", "sums-test"]["late_penalty"] == "3" and rows["ada", "sums-test"]["late_penalty"] == "0"
+    assert f"timestamp.txt says {forged[:19]} UTC, the exchange received it at" in rows["dee", "sums-test"]["detail"]
+    assert "timestamp.txt says" not in rows["ada", "sums-test"]["detail"]
     assert re.search(r"^dee\s.*0/3 \(late: 3 - 3\)$", out, re.M), out
     out = jaxcourse(course, "grade", "welcome-02", env=env)
     assert {r["status"] for r in csv_rows(course.grades / "welcome-02.csv")} == {"ok"}, out

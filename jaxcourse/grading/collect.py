@@ -10,10 +10,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
+
+from nbgrader.utils import parse_utc
 
 from ..course import Course
 from ..run import safefs
+from .exchange import exchange_time
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
 MAX_ENTRIES = 1000                # entries of a lesson folder looked at
@@ -38,10 +42,21 @@ class Submission:
     notes: list[str] = field(default_factory=list)            # for every row: what was ignored, and why
     exchange: dict[str, str] = field(default_factory=dict)    # EXCHANGE_FILES present, name -> text
     failure: Exception | None = None                          # scanning the folder failed: the grader's fault
+    received: datetime | None = None                          # when the exchange received it (TimedCollect)
 
     @property
     def timestamp(self) -> str | None:
         return self.exchange.get(TIMESTAMP)
+
+    @property
+    def submitted_at(self) -> datetime | None:
+        """The submission's time for late penalties: the exchange's, else the student's timestamp.txt."""
+        if self.received is not None or self.timestamp is None:
+            return self.received
+        try:
+            return parse_utc(self.timestamp.strip())
+        except (ValueError, OverflowError):
+            return None
 
     def content_hash(self) -> str:
         """Hash of everything grading reads, so a resubmission is noticed: the notebooks graded,
@@ -56,7 +71,8 @@ class Submission:
                 digest.update(safefs.read_regular(path, MAX_NOTEBOOK_BYTES))
             except OSError as exc:  # graded as unreadable; its size tells a replacement apart
                 digest.update(f"unreadable {getattr(exc, 'size', '')} {type(exc).__name__}".encode())
-        for text in (*self.details.values(), *self.notes, *self.exchange.values()):
+        received = [self.received.isoformat()] if self.received else []  # no exchange record: hashes as before
+        for text in (*self.details.values(), *self.notes, *self.exchange.values(), *received):
             digest.update(b"\0" + text.encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
 
@@ -134,7 +150,10 @@ def collect(course: Course, lesson: str, notebook_names: list[str]) -> tuple[lis
             skipped.append(f"{student_dir.name!r}: not a usable student id or folder")
             continue
         try:
-            submissions.append(scan(student_dir.name, lesson, folder, notebook_names))
+            submission = scan(student_dir.name, lesson, folder, notebook_names)
+            submission.received, note = exchange_time(course, lesson, student_dir.name, submission.timestamp)
+            submission.notes += [note] if note else []
+            submissions.append(submission)
         except Exception as exc:  # one folder fails only its own student: graded as the grader's failure
             submissions.append(Submission(student_dir.name, lesson, folder, failure=exc))
     return submissions, skipped

@@ -142,7 +142,7 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
         platform = (graded.receipt or {}).get("backend") or "unknown"
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
     with gradebook_lock, stage("recording"):  # SQLite writes are serialised, one transaction per student
-        record_grades(course, submission.lesson, submission.student, results, submission.timestamp)
+        record_grades(course, submission.lesson, submission.student, results, submission.submitted_at)
     return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows,
                        {notebook: [asdict(row) for row in rows] for notebook, rows in results.items()})
 

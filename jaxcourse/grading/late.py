@@ -4,7 +4,8 @@ The policy is nbgrader configuration in the course's nbgrader_config.py, read as
 reads it: `c.LateSubmissionPlugin.penalty_method = "zero"`, or a plugin of your own with
 `c.AssignLatePenalties.plugin_class = "mymodule.MyPlugin"` (a LateSubmissionPlugin subclass).
 The due date is the lesson's in the gradebook (`nbgrader db assignment add LESSON --duedate=...`
-or the formgrader); the submission time is the timestamp.txt that nbgrader's exchange wrote.
+or the formgrader); the submission time is the one record_grades gave the gradebook: the
+exchange's, recorded at collect (grading/exchange.py), else the student's timestamp.txt.
 """
 from __future__ import annotations
 

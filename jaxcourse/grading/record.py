@@ -8,6 +8,7 @@ import json
 import re
 import tempfile
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -16,7 +17,6 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.apps import NbGraderAPI
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests
-from nbgrader.utils import parse_utc
 
 from ..course import COURSE_ID, Course, CourseError
 from ..run.safefs import atomic_write
@@ -91,19 +91,13 @@ def gradebook_marks(course: Course, lesson: str) -> dict[str, SubmissionMarks]:
 
 
 def record_grades(course: Course, lesson: str, student: str, results: dict[str, list[CellResult]],
-                  timestamp_text: str | None) -> None:
+                  timestamp: datetime | None) -> None:
     """Write one student's scores into the gradebook, in one transaction after nbgrader's own for
     the student and submission rows.
 
-    `timestamp_text`: nbgrader's timestamp.txt as collect read it (within its size cap), or None.
+    `timestamp`: the submission's time (collect.Submission.submitted_at), or None.
     A hand grade (`manual_score`, from the formgrader) is kept; when the autograder's score
     under it changes, the cell is flagged for review, as nbgrader's own autograde does."""
-    timestamp = None
-    if timestamp_text is not None:
-        try:
-            timestamp = parse_utc(timestamp_text.strip())
-        except (ValueError, OverflowError):
-            timestamp = None
     with Gradebook(course.db_url, COURSE_ID) as gb:
         gb.update_or_create_student(student)
         kwargs = {"timestamp": timestamp} if timestamp else {}
