@@ -14,6 +14,8 @@ not the CPU; it is the peak since the process started, so rows are run shortest 
 
 Needs only jax, flax, optax and numpy (no jaxcourse, no nbgrader), so it runs on a bare TPU host:
   JAX_PLATFORMS=tpu,cpu python3 benchmarks/attention_tokens.py --length 512 --length 2048 --isolate
+The default model has heads of 16 dimensions, blocks (1, 128, 16) that are legal for Mosaic (the last
+dimension is the array's) but fill a fraction of the TPU's 128 lanes; `--dim 256 --heads 2` gives heads of 128.
 On a CPU the kernel runs in the TPU interpret mode, which is slow and says nothing about speed:
   JAX_PLATFORMS=cpu python3 benchmarks/attention_tokens.py --quick
 Usage: python benchmarks/attention_tokens.py [--length T ...] [--batch 8] [--block 128] [--steps 10]
