@@ -1,10 +1,11 @@
 """Grade fabricated students on a TPU with the grader itself: `jaxcourse grade --platform tpu`, papermill kernels.
 
-prepare (here, in the project's venv): a course folder holding every lesson that declares --platform,
-  released, with `student-correct` in each; `student-one-wrong` (the lesson's first mutant) and
-  `student-untouched` in each --full lesson; and, in pallas-01, `chip-1-breaks` (a transfer grid one
-  block too long: the last program reads a block wholly outside its array, which halts a TPU) graded
-  just before `chip-2-correct` on the same worker.
+prepare (here, in the project's venv): a course folder holding every lesson that declares --platform
+  (or those named), released, with `student-correct` in each; `student-one-wrong` (the lesson's first
+  mutant) and `student-untouched` in each FULL lesson; in pallas-01, `chip-1-breaks` (its mutant
+  transfer_grid_one_too_long: the last program reads a block wholly outside its array, which halts
+  a TPU) graded just before `chip-2-correct` on the same worker; and `mutant-NAME` for each
+  --mutant LESSON/NAME.
 run (on the grading host): for each lesson of --shard K/N not yet in --report, the command
   `jaxcourse grade LESSON --platform P --workers 1 --no-compilation-cache --quiet [--unsafe-no-sandbox]`
   (through jaxcourse.cli.main, in this process), then its CSV rows, each run's receipt and seconds
@@ -23,7 +24,6 @@ import contextlib
 import csv
 import io
 import json
-import re
 import statistics
 import subprocess
 import sys
@@ -33,17 +33,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 FULL = ("welcome-02", "jit-01", "optim-02", "nets-04", "recovery-01", "capstone-01", "pallas-01")
-BREAKER_LESSON = "pallas-01"
+BREAKER = ("pallas-01", "transfer_grid_one_too_long")
 CHIP_OPEN = ("import time, jax\nstart = time.perf_counter()\njax.devices()\n"
              "print(round(time.perf_counter() - start, 2))\n")
-
-
-def grid_one_block_too_long(source: str) -> str:
-    """pallas-01's transfer answer with cols // block_cols + 1 programs instead of cdiv(cols, block_cols)."""
-    wrong, count = re.subn(r"pl\.cdiv\(cols, block_cols\)", "cols // block_cols + 1", source)
-    if count != 1:
-        raise SystemExit("pallas-01's transfer solution no longer has one pl.cdiv(cols, block_cols) to break")
-    return wrong
 
 
 def prepare(args) -> None:
@@ -56,23 +48,27 @@ def prepare(args) -> None:
     origin, course = Course.at(Path(__file__).resolve().parents[1]), Course.at(args.course)
     if course.root.exists():
         raise SystemExit(f"{course.root} exists; choose a new folder")
-    lessons = [lesson for lesson in origin.lessons() if args.platform in origin.info(lesson).platforms]
+    lessons = [lesson for lesson in origin.lessons()
+               if args.platform in origin.info(lesson).platforms and (not args.lessons or lesson in args.lessons)]
+    wanted = [tuple(name.split("/", 1)) for name in args.mutant]
     for lesson in lessons:
         course.source.mkdir(parents=True, exist_ok=True)
         subprocess.run(["cp", "-r", str(origin.source / lesson), str(course.source / lesson)], check=True)
     release(course, lessons)
     for lesson in lessons:
         release_nb = nbformat.read(course.release / lesson / f"{lesson}.ipynb", as_version=4)
+        mutants = {mutant.name: mutant for mutant in fabricate.mutants(course, lesson)}
         fabricate.submit(course, "student-correct", lesson, fabricate.solved(course, lesson, release_nb))
         if lesson in FULL:
-            mutant = fabricate.mutants(course, lesson)[0]
-            fabricate.submit(course, "student-one-wrong", lesson, fabricate.solved(course, lesson, release_nb, mutant))
+            first = mutants[min(mutants)]
+            fabricate.submit(course, "student-one-wrong", lesson, fabricate.solved(course, lesson, release_nb, first))
             fabricate.submit(course, "student-untouched", lesson, release_nb)
-        if lesson == BREAKER_LESSON:
-            answers = fabricate.solution_sources(nbformat.read(course.lesson_notebook(lesson), as_version=4))
-            answers["transfer-solution"] = grid_one_block_too_long(answers["transfer-solution"])
-            fabricate.submit(course, "chip-1-breaks", lesson, fabricate.fill(release_nb, answers))
+        if lesson == BREAKER[0]:
+            breaker = fabricate.solved(course, lesson, release_nb, mutants[BREAKER[1]])
+            fabricate.submit(course, "chip-1-breaks", lesson, breaker)
             fabricate.submit(course, "chip-2-correct", lesson, fabricate.solved(course, lesson, release_nb))
+        for name in [name for wanted_lesson, name in wanted if wanted_lesson == lesson]:
+            fabricate.submit(course, f"mutant-{name}", lesson, fabricate.solved(course, lesson, release_nb, mutants[name]))
     print(f"{course.root}: {len(lessons)} lessons, {len(list(course.submitted.glob('*/*')))} submissions")
 
 
@@ -152,7 +148,10 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("course")
+    p.add_argument("lessons", nargs="*", help="only these (default: all)")
     p.add_argument("--platform", default="tpu", help="the lessons that declare it")
+    p.add_argument("--mutant", action="append", default=[], metavar="LESSON/NAME",
+                   help="one more student: that mutant of that lesson (repeatable)")
     p.set_defaults(func=prepare)
     r = sub.add_parser("run")
     r.add_argument("course")
