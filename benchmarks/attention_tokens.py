@@ -38,6 +38,11 @@ CELLS = ("setup", "step-2", "step-3", "exercise-solution", "model", "transfer-so
 KEEP_NAMES = {"INTERPRET", "HIGHEST", "MASK_VALUE", "INIT", "tx"}  # module-level assignments worth keeping
 
 
+def ratio(mine: float, theirs: float) -> str:
+    """mine / theirs as a factor; a byte count against none reads as the bytes themselves."""
+    return f"{mine / theirs:.2f}x" if theirs else f"{mine / 2**20:.1f} MiB against none"
+
+
 def lesson_namespace() -> dict:
     """The lesson's imports, functions, classes and constants from CELLS (no cell's demonstration code)."""
     cells = {cell["id"]: "".join(cell["source"]) for cell in json.loads(NOTEBOOK.read_text())["cells"]}
@@ -111,8 +116,8 @@ def print_table(rows: list[dict]) -> None:
         if ("xla", length) in by and ("pallas", length) in by:
             x, p = by[("xla", length)], by[("pallas", length)]
             print(f"T = {length}: pallas / xla tokens per second {p['tokens_per_s'] / x['tokens_per_s']:.2f}x; "
-                  f"step temp memory {p['step_temp'] / max(x['step_temp'], 1):.2f}x, "
-                  f"forward temp memory {p['forward_temp'] / max(x['forward_temp'], 1):.2f}x of XLA's")
+                  f"step temp memory {ratio(p['step_temp'], x['step_temp'])}, "
+                  f"forward temp memory {ratio(p['forward_temp'], x['forward_temp'])} of XLA's")
 
 
 def main() -> None:
