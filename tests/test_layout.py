@@ -466,3 +466,16 @@ def test_the_tokens_benchmark_runs_the_lesson_cells_it_names():
     rates = re.findall(r"median\s+([\d,]+) tokens/s", done.stdout)
     assert len(rates) == 2 and all(int(rate.replace(",", "")) > 0 for rate in rates), done.stdout
     assert "default device / host cpu" in done.stdout
+
+
+def test_the_attention_benchmark_runs_the_lesson_cells_it_names():
+    """attention_tokens.py executes pallas-02's cells by id (the kernel, the model, pallas_heads): a
+    renamed cell or a changed helper shows here, not on the next accelerator run."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "attention_tokens.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--length", "64"],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = re.findall(r"^(xla|pallas)\s+64\s+([\d,]+)", done.stdout, re.MULTILINE)
+    assert sorted(name for name, _ in rows) == ["pallas", "xla"], done.stdout
+    assert all(int(rate.replace(",", "")) > 0 for _, rate in rows), done.stdout
+    assert "pallas / xla tokens per second" in done.stdout
