@@ -17,6 +17,7 @@ import pytest
 from conftest import fresh_tiny, grade, submit_solution
 from jaxcourse.grading.record import executed_path
 from jaxcourse.run.execute import runs_folder
+from test_fast_grading import printed_in
 from test_hostile import by_id, prepend
 
 JAXCOURSE = [sys.executable, "-m", "jaxcourse.cli"]
@@ -52,8 +53,7 @@ print(subprocess.run(['echo', 'SUBPROCESS PRINTED'], capture_output=True, text=T
 
 
 def printed(course, student):
-    nb = nbformat.read(executed_path(course, "tiny", student, "tiny"), as_version=4)
-    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    return printed_in(nbformat.read(executed_path(course, "tiny", student, "tiny"), as_version=4))
 
 
 @pytest.fixture(scope="module", params=["sandboxed", "unsandboxed"])

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from nbgrader.utils import parse_utc
 
 from ..course import Course
 from ..run import safefs
-from .exchange import exchange_time
+from .exchange import exchange_time, parse_timestamp
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
 MAX_ENTRIES = 1000                # entries of a lesson folder looked at
@@ -51,12 +50,7 @@ class Submission:
     @property
     def submitted_at(self) -> datetime | None:
         """The submission's time for late penalties: the exchange's, else the student's timestamp.txt."""
-        if self.received is not None or self.timestamp is None:
-            return self.received
-        try:
-            return parse_utc(self.timestamp.strip())
-        except (ValueError, OverflowError):
-            return None
+        return self.received if self.received is not None else parse_timestamp(self.timestamp)
 
     def content_hash(self) -> str:
         """Hash of everything grading reads, so a resubmission is noticed: the notebooks graded,

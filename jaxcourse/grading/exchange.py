@@ -39,6 +39,14 @@ def received(folder: str | os.PathLike) -> datetime:
     return datetime.fromtimestamp(latest, timezone.utc).replace(tzinfo=None)
 
 
+def parse_timestamp(text: str | None) -> datetime | None:
+    """nbgrader's timestamp.txt as a naive UTC time; None when absent or unreadable."""
+    try:
+        return parse_utc(text.strip()) if text else None
+    except (ValueError, OverflowError):
+        return None
+
+
 def owner(path: str | os.PathLike) -> str:
     uid = os.lstat(path).st_uid
     try:
@@ -101,10 +109,7 @@ def exchange_time(course: Course, lesson: str, student: str, timestamp: str | No
         return None, None
     if record.get("timestamp") != timestamp:
         return None, None  # another copy replaced the collected one
-    try:
-        claimed = parse_utc(timestamp.strip()) if timestamp else None
-    except (ValueError, OverflowError):
-        claimed = None
+    claimed = parse_timestamp(timestamp)
     if claimed is not None and abs((claimed - when).total_seconds()) <= AGREE_SECONDS:
         return when, None
     shown = f"{claimed:%Y-%m-%d %H:%M:%S} UTC" if claimed else "nothing readable"
