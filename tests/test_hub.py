@@ -41,7 +41,7 @@ from conftest import FIXTURES, REPO
 from jaxcourse.authoring.lessonfile import HIDDEN_REGION
 from jaxcourse.course import COURSE_ID, Course, CourseError
 from jaxcourse.hub import GRADER, Member, read_roster
-from test_browser import CELLS, CHROMIUM, CHROMIUM_ARGS, menu, require_browser, shoot, type_into_cell
+from test_browser import CELLS, CHROMIUM, CHROMIUM_ARGS, INDICATOR, menu, require_browser, shoot, type_into_cell
 
 BIN = Path(sys.executable).parent
 ANSWERS = {"sums-solution": "def column_sums(table):\n    return table.sum(axis=0)",
@@ -201,6 +201,25 @@ def open_assignments(page) -> None:
     page.locator("#released_assignments_list, #fetched_assignments_list").first.wait_for()
 
 
+def save_notebook(page) -> None:
+    """Save until the tab stays clean. The kernel's first reply writes its language_info into the
+    notebook's metadata, which makes it dirty again: on a loaded machine that can come after a save."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.wait_for_selector(f'{INDICATOR}[data-status="idle"]')
+    for _ in range(5):
+        page.keyboard.press("Control+s")
+        try:
+            page.wait_for_function("() => !document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty')",
+                                   timeout=30_000)
+            page.wait_for_timeout(1_000)
+            if not page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count():
+                return
+        except PlaywrightTimeout:
+            pass
+    raise AssertionError("the notebook never stayed saved")
+
+
 def answer_validate_submit(page, base: str, user: str, released: list[dict], shots: Path, step: str) -> None:
     """Open the fetched notebook, type the answers, press Validate, then Submit in the Assignments tab."""
     page.goto(f"{base}/user/{user}/lab/tree/tiny/tiny.ipynb")
@@ -209,8 +228,7 @@ def answer_validate_submit(page, base: str, user: str, released: list[dict], sho
         answer = ANSWERS.get(cell["metadata"].get("nbgrader", {}).get("grade_id"))
         if answer:
             type_into_cell(page, index, answer)
-    page.keyboard.press("Control+s")  # and wait until it is written: Validate saves again, and reads the file
-    page.wait_for_function("() => !document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty')")
+    save_notebook(page)
     shoot(page, shots / f"{user}-{step}-answered.png")
     page.locator("jp-button.validate-button").click()
     dialog = page.locator(".jp-Dialog").filter(has=page.locator("#validation-message"))
