@@ -342,7 +342,7 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--cold", action="store_true",
                        help="start each sandbox only when its submission is due, with nothing imported ahead")
         p.add_argument("--no-compilation-cache", action="store_true",
-                       help="do not share the solution's compiled programs (read-only) with submissions")
+                       help="do not share the programs compiled from the lesson's visible code (read-only) with submissions")
         p.add_argument("--backend", choices=GRADING_BACKENDS, default="local",
                        help="ray: run each notebook as a task on a Ray cluster (pip install -e '.[ray]')")
         p.add_argument("--ray-address", metavar="ADDR", help="cluster to join (default: start a local one)")

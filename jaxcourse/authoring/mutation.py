@@ -10,7 +10,9 @@ own scorer judges every re-run test cell against the instructor's expected value
 from __future__ import annotations
 
 import copy
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
@@ -21,7 +23,7 @@ from ..grading.expected import current_expected, keep_expected
 from ..grading.options import Options
 from ..grading.score import CellResult, Status, receipt_of, score_cell
 from ..grading.trusted import Executor, interrupted_by, judge_solution, run
-from ..run.execute import KERNEL_DIR, Execution, Sandbox
+from ..run.execute import KERNEL_DIR, CompilationCache, Execution, Sandbox
 
 SOLUTION_RECEIPT_ID = "jaxcourse-solution-receipt"
 
@@ -177,7 +179,12 @@ def check_mutants(course: Course, lesson: str, options: Options,
     its own tests) and, unless current ones are stored, kept as the lesson's expected values:
     grading after this needs no trusted run of its own.
     """
-    done = run_mutation_notebook(course, lesson, Sandbox(options.run_settings(course, lesson).spec(0)).run, mutants)
+    # The re-run cells compile the same programs again (the restored solution, the tests a mutant does
+    # not touch): a private cache, thrown away after, serves them from disk (capstone-01: 141 s -> 103 s).
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-mutants-cache-") as folder:
+        cache = CompilationCache(Path(folder), writable=True) if options.sandbox else None
+        done = run_mutation_notebook(course, lesson, Sandbox(options.run_settings(course, lesson).spec(0, cache)).run,
+                                     mutants)
     trusted = judge_solution(course, lesson, options.platform, done.execution, done.solution, done.receipt,
                              done.problem)
     expected = (current_expected(course, lesson, options) or keep_expected(course, lesson, options, trusted))["checks"]
