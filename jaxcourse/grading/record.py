@@ -119,9 +119,15 @@ def verdict(row: CellResult) -> str:
     return f"{text}\n{row.detail}" if row.detail else text
 
 
-def with_verdicts(nb: NotebookNode, verdicts: dict[str, str]) -> NotebookNode:
-    """A copy of `nb` without hidden tests, each test cell's error outputs replaced by its verdict."""
+def with_verdicts(nb: NotebookNode, verdicts: dict[str, str],
+                  outputs: dict[str | None, list] | None = None) -> NotebookNode:
+    """A copy of `nb` without hidden tests, each test cell's error outputs replaced by its verdict;
+    with `outputs`, each code cell's outputs are first those of the same cell id there (none if absent)."""
     nb = copy.deepcopy(nb)
+    if outputs is not None:
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = copy.deepcopy(outputs.get(cell.get("id"), [])), None
     nb, _ = ClearHiddenTests(enforce_metadata=False).preprocess(nb, {})
     for cell in nb.cells:
         text = verdicts.get(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"))
@@ -137,11 +143,8 @@ def reviewed_notebook(restored: NotebookNode, own: NotebookNode, rows: list[Cell
     cell's verdict. The graded run saw hidden tests and their inputs (a later cell can print
     them), so its outputs stay in the grader's state folder (`executed_path`)."""
     outputs = {cell.get("id"): cell.get("outputs", []) for cell in own.cells if cell.cell_type == "code"}
-    nb = copy.deepcopy(restored)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = copy.deepcopy(outputs.get(cell.get("id"), [])), None
-    nb = inert_output_metadata(with_verdicts(nb, {row.grade_id: verdict(row) for row in rows}))
+    nb = with_verdicts(restored, {row.grade_id: verdict(row) for row in rows}, outputs)
+    nb = inert_output_metadata(nb)
     nb.metadata["jaxcourse"] = {**restored.metadata.get("jaxcourse", {}), "hidden_tests": REVIEWED}
     return nb
 
@@ -159,10 +162,12 @@ def write_autograded(course: Course, lesson: str, student: str, notebook: str, r
     target_dir.mkdir(parents=True, exist_ok=True)
     for name, text in exchange.items():
         atomic_write(target_dir / name, text)
+    # nbformat.v4's writer: what nbformat.writes writes, without validating again a notebook built
+    # from a validated one (its only effect would be a log line; seconds for 10^5 cells).
     if reviewed is not None:
-        atomic_write(target_dir / f"{notebook}.ipynb", nbformat.writes(reviewed))
+        atomic_write(target_dir / f"{notebook}.ipynb", nbformat.v4.writes_json(reviewed))
     if executed is not None:
-        atomic_write(executed_path(course, lesson, student, notebook), nbformat.writes(executed))
+        atomic_write(executed_path(course, lesson, student, notebook), nbformat.v4.writes_json(executed))
 
 
 @dataclass
