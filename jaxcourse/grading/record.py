@@ -119,15 +119,13 @@ def verdict(row: CellResult) -> str:
     return f"{text}\n{row.detail}" if row.detail else text
 
 
-def with_verdicts(nb: NotebookNode, verdicts: dict[str, str],
-                  outputs: dict[str | None, list] | None = None) -> NotebookNode:
-    """A copy of `nb` without hidden tests, each test cell's error outputs replaced by its verdict;
-    with `outputs`, each code cell's outputs are first those of the same cell id there (none if absent)."""
-    nb = copy.deepcopy(nb)
-    if outputs is not None:
-        for cell in nb.cells:
-            if cell.cell_type == "code":
-                cell.outputs, cell.execution_count = copy.deepcopy(outputs.get(cell.get("id"), [])), None
+def with_verdicts(nb: NotebookNode, verdicts: dict[str, str]) -> NotebookNode:
+    """A copy of `nb` without hidden tests, each test cell's error outputs replaced by its verdict."""
+    return add_verdicts(copy.deepcopy(nb), verdicts)
+
+
+def add_verdicts(nb: NotebookNode, verdicts: dict[str, str]) -> NotebookNode:
+    """`nb` itself, its hidden tests removed and each test cell's error outputs replaced by its verdict."""
     nb, _ = ClearHiddenTests(enforce_metadata=False).preprocess(nb, {})
     for cell in nb.cells:
         text = verdicts.get(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"))
@@ -143,8 +141,11 @@ def reviewed_notebook(restored: NotebookNode, own: NotebookNode, rows: list[Cell
     cell's verdict. The graded run saw hidden tests and their inputs (a later cell can print
     them), so its outputs stay in the grader's state folder (`executed_path`)."""
     outputs = {cell.get("id"): cell.get("outputs", []) for cell in own.cells if cell.cell_type == "code"}
-    nb = with_verdicts(restored, {row.grade_id: verdict(row) for row in rows}, outputs)
-    nb = inert_output_metadata(nb)
+    nb = copy.deepcopy(restored)   # one copy: a notebook can hold 10^5 cells
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = copy.deepcopy(outputs.get(cell.get("id"), [])), None
+    nb = inert_output_metadata(add_verdicts(nb, {row.grade_id: verdict(row) for row in rows}))
     nb.metadata["jaxcourse"] = {**restored.metadata.get("jaxcourse", {}), "hidden_tests": REVIEWED}
     return nb
 
