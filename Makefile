@@ -82,13 +82,15 @@ check-source-next: $(VENV_NEXT)/.installed sandbox-deps
 	$(VENV_NEXT)/bin/jaxcourse check-source
 
 # What grading on a TPU host needs beyond that host's own packages (README: "Grading on a TPU host"):
-# the grader's wheels (requirements-tpu-host.txt, x86-64, Python 3.11) and a course of fabricated students.
+# the grader's wheels (requirements-tpu-host.txt, x86-64, Python 3.11) and a course of fabricated students,
+# with one more student for each TPU_MUTANTS entry (a lesson's mutant, graded on the chip beside its correct one).
+TPU_MUTANTS ?= pallas-02/exercise_no_running_max
 WHEEL_PLATFORMS := $(foreach n,2_28 2_27 2_26 2_24 2_17,--platform manylinux_$(n)_x86_64) --platform manylinux2014_x86_64 --platform manylinux1_x86_64
 tpu-bundle: $(STAMP)
 	rm -rf .whl-tpu .tpu-course .tpu-course.tar.xz
 	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11.7 --implementation cp \
 	  $(WHEEL_PLATFORMS) -d .whl-tpu -r requirements-tpu-host.txt
-	$(BIN)/python benchmarks/grade_on_chip.py prepare .tpu-course
+	$(BIN)/python benchmarks/grade_on_chip.py prepare .tpu-course $(addprefix --mutant ,$(TPU_MUTANTS))
 	tar -cJf .tpu-course.tar.xz .tpu-course
 
 clean:

@@ -6,11 +6,12 @@ prepare (here, in the project's venv): a course folder holding every lesson that
   transfer_grid_one_too_long: the last program reads a block wholly outside its array, which halts
   a TPU) graded just before `chip-2-correct` on the same worker; and `mutant-NAME` for each
   --mutant LESSON/NAME.
-run (on the grading host): for each lesson of --shard K/N not yet in --report, the command
+run (on the grading host): for each lesson of --shard K/N (or each named, in that order) not yet in
+  --report, until --stop-after seconds have passed, the command
   `jaxcourse grade LESSON --platform P --workers 1 --no-compilation-cache --quiet [--unsafe-no-sandbox]`
   (through jaxcourse.cli.main, in this process), then its CSV rows, each run's receipt and seconds
-  into --report (JSON, rewritten after each lesson). First, --chip-opens bare processes time
-  `jax.devices()`: what opening the chip costs each submission.
+  into --report (JSON, rewritten after each lesson). First, once per report, --chip-opens bare
+  processes time `jax.devices()`: what opening the chip costs each submission.
 compare: the statuses and points of two reports, student by student (a CPU run against the chip's).
 
   .venv/bin/python benchmarks/grade_on_chip.py prepare .tpu-course
@@ -88,14 +89,22 @@ def run(args) -> None:
 
     course, report_path = Course.at(args.course), Path(args.report)
     report = json.loads(report_path.read_text()) if report_path.exists() else {"lessons": {}}
-    report.setdefault("chip_opens", chip_opens(args.chip_opens))
-    report_path.write_text(json.dumps(report, indent=1))
+    if "chip_opens" not in report:  # once per report: a continued run does not open the chip again for it
+        report["chip_opens"] = chip_opens(args.chip_opens)
+        report_path.write_text(json.dumps(report, indent=1))
     k, n = map(int, args.shard.split("/"))
     lessons = [lesson for index, lesson in enumerate(course.lessons())
                if index % n == k - 1 and (not args.lessons or lesson in args.lessons)]
+    if args.lessons:  # in the order given: the longest first fits a call's time limit best
+        lessons.sort(key=args.lessons.index)
+    began = time.monotonic()
     for lesson in lessons:
         if lesson in report["lessons"]:
             continue
+        if args.stop_after is not None and time.monotonic() - began > args.stop_after:
+            left = [name for name in lessons if name not in report["lessons"]]
+            print(f"stopped after {args.stop_after:g} s; not yet graded: {' '.join(left)}", flush=True)
+            break
         command = ["grade", lesson, "--course-dir", str(course.root), "--platform", args.platform, "--workers", "1",
                    "--no-compilation-cache", "--quiet", "--force", *(["--unsafe-no-sandbox"] if args.unsafe_no_sandbox else [])]
         printed, start = io.StringIO(), time.monotonic()
@@ -161,6 +170,8 @@ def main() -> None:
     r.add_argument("--shard", default="1/1", metavar="K/N")
     r.add_argument("--chip-opens", type=int, default=3)
     r.add_argument("--unsafe-no-sandbox", action="store_true")
+    r.add_argument("--stop-after", type=float, metavar="SECONDS",
+                   help="start no lesson after this many seconds (a rerun with the same report continues)")
     r.set_defaults(func=run)
     c = sub.add_parser("compare")
     c.add_argument("expected")

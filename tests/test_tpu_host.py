@@ -152,11 +152,17 @@ def test_the_chip_grading_script_grades_a_course_and_reports_each_submission(tmp
     course = fresh_tiny(tmp_path)
     submit_solution(course, "student-correct")
     report = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "benchmarks/grade_on_chip.py", "run", str(course.root), "--platform", "cpu",
-                           "--chip-opens", "1", "--report", str(report)], capture_output=True, text=True, timeout=300,
-                          cwd=Path(__file__).resolve().parents[1])
+    command = [sys.executable, "benchmarks/grade_on_chip.py", "run", str(course.root), "--platform", "cpu",
+               "--chip-opens", "1", "--report", str(report)]
+    stopped = subprocess.run([*command, "--stop-after", "0"], capture_output=True, text=True, timeout=300,
+                             cwd=Path(__file__).resolve().parents[1])
+    assert stopped.returncode == 0 and "not yet graded: tiny" in stopped.stdout, stopped.stdout + stopped.stderr[-2000:]
+    opens = json.loads(report.read_text())
+    assert opens["lessons"] == {} and len(opens["chip_opens"]) == 1
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0, done.stderr[-2000:]
     result = json.loads(report.read_text())
+    assert result["chip_opens"] == opens["chip_opens"]  # a continued report does not time the chip again
     student = result["lessons"]["tiny"]["students"]["student-correct"]
     assert {cell: value[:2] for cell, value in student["cells"].items()} == {
         "sums-test": ["ok", 2.0], "checkpoint-test": ["ok", 1.0]}
