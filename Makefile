@@ -1,5 +1,6 @@
 # Two commands for a newcomer: `make demo` and `make test`. Both build .venv when it is missing.
-PYTHON ?= python3.11
+# Debian's own Python 3.11 where there is one (the README's fresh Debian 12 machine), else the PATH's.
+PYTHON ?= $(if $(wildcard /usr/bin/python3.11),/usr/bin/python3.11,python3.11)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
