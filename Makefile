@@ -1,5 +1,6 @@
 # Two commands for a newcomer: `make demo` and `make test`. Both build .venv when it is missing.
-PYTHON ?= python3.11
+# Debian's own Python 3.11 where there is one (the README's fresh Debian 12 machine), else the PATH's.
+PYTHON ?= $(if $(wildcard /usr/bin/python3.11),/usr/bin/python3.11,python3.11)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -34,10 +35,22 @@ demo: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse demo --course-dir demo-course
 
 # A class hub on this machine, as root (README, "A class on JupyterHub"): `make hub ROSTER=roster.csv`.
+# Every account runs the hub's own environment, outside this clone (which the hub makes private):
+# root's, readable by all (umask 022), with this clone's package installed, not linked.
 HUB_DIR ?= /srv/jaxcourse-hub
-hub: $(STAMP) sandbox-deps
+HUB_VENV := $(HUB_DIR)/venv
+$(HUB_VENV)/.installed: requirements-cpu.txt requirements-hub.txt
+	umask 022 && { test -x $(HUB_VENV)/bin/python || $(PYTHON) -m venv $(HUB_VENV); }
+	umask 022 && $(HUB_VENV)/bin/python -m pip install --quiet --upgrade pip
+	umask 022 && $(HUB_VENV)/bin/python -m pip install --quiet -r requirements-cpu.txt -r requirements-hub.txt
+	touch $@
+$(HUB_VENV)/.package: $(HUB_VENV)/.installed pyproject.toml $(shell find jaxcourse -type f -not -path '*/__pycache__/*')
+	umask 022 && $(HUB_VENV)/bin/python -m pip install --quiet --no-deps --force-reinstall .
+	touch $@
+hub: sandbox-deps
 	@test -n "$(ROSTER)" || { echo "usage: make hub ROSTER=roster.csv [HUB_DIR=$(HUB_DIR)] [HUB_ARGS='--port 8000']" >&2; exit 2; }
-	$(BIN)/jaxcourse hub --roster $(ROSTER) --hub-dir $(HUB_DIR) $(HUB_ARGS)
+	$(MAKE) --no-print-directory $(HUB_VENV)/.package
+	$(HUB_VENV)/bin/jaxcourse hub --roster $(ROSTER) --hub-dir $(HUB_DIR) --course-dir $(CURDIR) $(HUB_ARGS)
 
 # Two pytest workers: much of the suite waits (kernels starting, timeouts running out) on one core.
 # --durations: each run's log names the slowest tests, where CI's time goes.

@@ -262,12 +262,12 @@ def cmd_hub(args) -> int:
                    args.ssl_cert or "", args.ssl_key or "")
     created = plan.prepare()
     print(f"accounts created: {', '.join(created) or 'none'}"
-          + (f" (first passwords in {plan.hub_dir / 'passwords.csv'}, readable by root only)" if created else ""))
+          + (f" (first passwords in {plan.state / 'passwords.csv'}, readable by root only)" if created else ""))
     print(f"exchange: {plan.exchange}\ncourse folder (the formgrader's, owned by {GRADER}): {plan.course.root}")
     if not args.ssl_cert and args.ip not in ("127.0.0.1", "localhost"):
         print("WARNING: no --ssl-cert: passwords cross the network in clear; put the hub behind TLS", file=sys.stderr)
     sys.stdout.flush()
-    os.chdir(plan.hub_dir)
+    os.chdir(plan.state)  # whatever JupyterHub writes where it runs stays root's
     os.execv(plan.command()[0], plan.command())
 
 
@@ -364,7 +364,8 @@ def parser() -> argparse.ArgumentParser:
     hub.add_argument("--roster", required=True, metavar="CSV", help="columns username,role,first_name,last_name,email; "
                      "role is student, ta or instructor")
     hub.add_argument("--hub-dir", default="/srv/jaxcourse-hub", metavar="DIR",
-                     help="the hub's state: its database, the exchange, the course folder (default /srv/jaxcourse-hub)")
+                     help="the hub's folder: the exchange, the course folder, and state/ (its database, root's only) "
+                          "(default /srv/jaxcourse-hub)")
     hub.add_argument("--ip", default="0.0.0.0", help="address to serve on (default all)")
     hub.add_argument("--port", type=int, default=8000, help="port to serve on (default 8000)")
     hub.add_argument("--ssl-cert", metavar="FILE", help="TLS certificate (with --ssl-key): serve https")

@@ -16,6 +16,7 @@ import re
 import secrets
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -31,6 +32,10 @@ GRADER = f"grader-{COURSE_ID}"           # owns the course folder; the formgrade
 FORMGRADERS = f"formgrade-{COURSE_ID}"   # hub group: instructors and TAs, who may open the formgrader
 STUDENTS = f"nbgrader-{COURSE_ID}"       # hub group: students (nbgrader's course list)
 TEMPLATE = Path(__file__).parent / "templates" / "jupyterhub" / "jupyterhub_config.py"
+# What only root may read, in <hub-dir>/state (0700); a hub made before kept them at the top of its
+# folder, readable by all, and its first start now moves them there.
+PRIVATE = ("jupyterhub.sqlite", "jupyterhub_cookie_secret", "passwords.csv", "extra_config.py", "hub.json",
+           "jupyterhub_config.py", "jupyterhub-proxy.pid")
 
 
 @dataclass(frozen=True)
@@ -154,9 +159,39 @@ def check_readable_by(user: str, python: Path) -> None:
     done = subprocess.run(["runuser", "-u", user, "--", str(python), "-c", "import jaxcourse, nbgrader"],
                           capture_output=True, text=True)
     if done.returncode:
-        raise CourseError(f"{user} cannot run {python} (every hub user's server does): make its folders readable "
-                          f"by all (chmod o+rx on each folder down to it), or clone the course under /opt or /srv. "
-                          f"{done.stderr.strip()[-300:]}")
+        raise CourseError(f"{user} cannot run {python} (every hub user's server does): build the hub's environment "
+                          f"where every account can read it (`make hub` builds <hub-dir>/venv). {done.stderr.strip()[-300:]}")
+
+
+def repository(course: Path) -> Path:
+    """The top of the git work tree holding the course folder (the solutions and their history), or the folder."""
+    return next((top for top in (course, *course.parents) if (top / ".git").exists()), course)
+
+
+def check_outside(private: Path, hub_dir: Path, environment: Path) -> None:
+    """The hub makes `private` (the course's repository) unreadable to others: nothing they use may lie in it."""
+    if (private / ".git").is_file():
+        raise CourseError(f"{private} is a git worktree or submodule, whose history (the solutions) lies in another "
+                          f"folder the hub would not make private: start the hub from a plain clone")
+    if hub_dir == private or private in hub_dir.parents:
+        raise CourseError(f"the hub folder {hub_dir} lies inside {private}, which the hub makes unreadable to students "
+                          f"(it holds the solutions): choose a --hub-dir outside it, such as /srv/jaxcourse-hub")
+    if environment == private or private in environment.parents:
+        raise CourseError(f"the hub runs from {environment}, inside {private}, which it makes unreadable to students "
+                          f"(it holds the solutions): start it with `make hub`, which builds <hub-dir>/venv for it")
+
+
+def make_private(private: Path, students: list[str]) -> None:
+    """`private` (solutions, hidden tests, their history) closed to every other account, checked as each student."""
+    try:
+        os.chmod(private, stat.S_IMODE(private.stat().st_mode) & ~0o077)
+    except OSError as exc:
+        raise CourseError(f"cannot make {private} unreadable to students ({exc.strerror}): it holds the solutions; "
+                          f"clone the course onto a local disk that root may change") from None
+    for student in students:
+        if subprocess.run(["runuser", "-u", student, "--", "test", "-x", str(private)]).returncode == 0:
+            raise CourseError(f"{student} can still enter {private}, which holds the solutions and their history "
+                              f"(an ACL, or a file system that ignores modes?): clone the course where modes hold")
 
 
 @dataclass(frozen=True)
@@ -177,21 +212,31 @@ class HubPlan:
     def exchange(self) -> Path:
         return self.hub_dir / "exchange"
 
+    @property
+    def state(self) -> Path:
+        """Root's only: the hub's database, cookie secret, settings, passwords and the proxy's pid file."""
+        return self.hub_dir / "state"
+
+    @property
+    def student_config(self) -> Path:
+        return self.hub_dir / "jupyter"
+
     def people(self, *roles: str) -> list[str]:
         return [m.username for m in self.roster if m.role in roles]
 
     def settings(self) -> dict:
         """What the hub's jupyterhub_config.py reads (hub.json)."""
         return {"bin": str(Path(sys.executable).parent), "course_id": COURSE_ID, "course_dir": str(self.course.root),
+                "student_config": str(self.student_config),
                 "grader": GRADER, "formgraders": FORMGRADERS, "students_group": STUDENTS,
                 "students": self.people("student"), "tas": self.people("ta"), "instructors": self.people("instructor"),
                 "ip": self.ip, "port": self.port, "ssl_cert": self.ssl_cert, "ssl_key": self.ssl_key,
                 "hub_port": free_port(), "proxy_api_port": free_port(), "formgrader_port": free_port()}
 
-    def student_config(self) -> None:
+    def write_student_config(self) -> None:
         """What every user's JupyterLab reads (JUPYTER_CONFIG_PATH): the course and its exchange for
         nbgrader's Assignments tab and Validate; no formgrader or assignment creator in it."""
-        config = self.hub_dir / "jupyter"
+        config = self.student_config
         (config / "labconfig").mkdir(parents=True, exist_ok=True)
         (config / "nbgrader_config.py").write_text(
             f"c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = {COURSE_ID!r}\n"
@@ -212,27 +257,32 @@ class HubPlan:
         for tool in ("useradd", "chpasswd", "runuser"):
             if shutil.which(tool) is None:
                 raise CourseError(f"{tool} is missing (Debian's 'passwd' and 'util-linux' packages)")
+        private = repository(self.origin.root.resolve())
+        check_outside(private, self.hub_dir, Path(sys.prefix).resolve())
         self.hub_dir.mkdir(parents=True, exist_ok=True)
         os.chmod(self.hub_dir, 0o755)  # users read the exchange and their config here; the rest is private
+        owned_folder(self.state, "root", 0o700)
+        for name in PRIVATE:
+            if (self.hub_dir / name).exists() and not (self.state / name).exists():
+                os.replace(self.hub_dir / name, self.state / name)
         if not exists(GRADER):
             run("useradd", "--system", "--create-home", "--home-dir", str(self.hub_dir / "grader"),
                 "--shell", "/bin/bash", "--comment", f"nbgrader for {COURSE_ID}", GRADER)
         os.chmod(pwd.getpwnam(GRADER).pw_dir, 0o700)
-        created = add_accounts(self.roster, self.hub_dir / "passwords.csv")
+        created = add_accounts(self.roster, self.state / "passwords.csv")
+        make_private(private, self.people("student"))
         check_readable_by(GRADER, Path(sys.executable))
-        if self.origin.source.is_dir() and self.origin.source.stat().st_mode & 0o007:
-            os.chmod(self.origin.source, self.origin.source.stat().st_mode & ~0o007)  # the solutions
-            print(f"made {self.origin.source} unreadable to other accounts: it holds the solutions")
         if make_course(self.origin, self.course, self.exchange):
             print(f"course folder: {self.course.root} (a copy of {self.origin.root}, owned by {GRADER})")
         make_exchange(self.exchange)
-        self.student_config()
-        (self.hub_dir / "hub.json").write_text(json.dumps(self.settings(), indent=1))
-        shutil.copy(TEMPLATE, self.hub_dir / "jupyterhub_config.py")
-        for private in ("passwords.csv", "hub.json"):
-            if (self.hub_dir / private).exists():
-                os.chmod(self.hub_dir / private, 0o600)
+        self.write_student_config()
+        (self.state / "hub.json").write_text(json.dumps(self.settings(), indent=1))
+        shutil.copy(TEMPLATE, self.state / "jupyterhub_config.py")
+        os.close(os.open(self.state / "jupyterhub.sqlite", os.O_WRONLY | os.O_CREAT, 0o600))  # SQLite keeps its mode
+        for name in PRIVATE:
+            if (self.state / name).exists():
+                os.chmod(self.state / name, 0o600)
         return created
 
     def command(self) -> list[str]:
-        return [str(Path(sys.executable).parent / "jupyterhub"), "-f", str(self.hub_dir / "jupyterhub_config.py")]
+        return [str(Path(sys.executable).parent / "jupyterhub"), "-f", str(self.state / "jupyterhub_config.py")]

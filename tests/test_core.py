@@ -8,6 +8,7 @@ import codecs
 import json
 import os
 import sys
+import tempfile
 import threading
 import time
 
@@ -22,8 +23,9 @@ from jaxcourse.grading.sanitize import UnreadableSubmission, read_submission
 from jaxcourse.grading.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
 from jaxcourse.kernel import prelude
 from jaxcourse.run import safefs
-from jaxcourse.run.execute import (Limits, RunSettings, _tree_usage, accelerator_nodes, bwrap_command,
-                                   device_mapped_bytes, sandbox_env)
+from jaxcourse.run.execute import (RUNS_PREFIX, Limits, RunSettings, SandboxUnavailable, _tree_usage,
+                                   accelerator_nodes, bwrap_command, device_mapped_bytes, remove_abandoned_runs,
+                                   runs_folder, sandbox_env)
 from jaxcourse.run.platforms import worker_env
 
 pytestmark = pytest.mark.fast
@@ -672,6 +674,60 @@ def test_a_tree_deeper_than_the_stack_is_measured_and_removed(tmp_path):
     assert entries > 1000  # past the depth cap: counts as over the limit
     safefs.remove_tree(root)
     assert not root.exists() and tmp_path.exists() and os.path.exists("/etc/passwd")
+
+
+@pytest.fixture
+def temporary_folder(tmp_path, monkeypatch):
+    """`tmp_path` as the grader's temporary folder, for runs_folder() in this test only."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    runs_folder.cache_clear()
+    yield tmp_path
+    runs_folder.cache_clear()
+
+
+def test_the_runs_folder_is_never_one_another_account_made_or_can_replace(temporary_folder):
+    """Another account may create anything under the runs folder's names in a shared /tmp first: a
+    folder open to all, a link to a folder of the grader's, one of its own. None of it is used."""
+    uid, tmp = os.geteuid(), temporary_folder
+    elsewhere = tmp / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    (tmp / f"{RUNS_PREFIX}{uid}-0-link").symlink_to(elsewhere)
+    (tmp / f"{RUNS_PREFIX}{uid}-1-open").mkdir()
+    os.chmod(tmp / f"{RUNS_PREFIX}{uid}-1-open", 0o777)
+    (tmp / f"{RUNS_PREFIX}{uid}").mkdir(mode=0o700)  # the fixed name graders used before
+    if uid == 0:  # only root can make a folder another account owns
+        (tmp / f"{RUNS_PREFIX}{uid}-2-theirs").mkdir(mode=0o700)
+        os.chown(tmp / f"{RUNS_PREFIX}{uid}-2-theirs", 65534, 65534)
+    planted = set(tmp.iterdir())
+    runs = runs_folder()
+    assert runs not in planted and runs.parent == tmp and runs.name.startswith(f"{RUNS_PREFIX}{uid}-")
+    info = runs.lstat()
+    assert info.st_uid == uid and oct(info.st_mode & 0o7777) == "0o700"
+    assert runs_folder.__wrapped__() == runs  # the next grader takes it, and so finds a killed one's runs
+    for mode in (0o777, 0o1777):  # a temporary folder others may write in must be sticky
+        os.chmod(tmp, mode)
+        if mode & 0o1000:
+            assert runs_folder.__wrapped__() == runs
+        else:
+            with pytest.raises(SandboxUnavailable, match="writable by other accounts and not sticky"):
+                runs_folder.__wrapped__()
+    os.chmod(tmp, 0o700)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can put another account's folder in the runs folder")
+def test_abandoned_runs_are_removed_and_nothing_else_is_followed_or_removed(temporary_folder):
+    runs = runs_folder()
+    abandoned, theirs, target = runs / "run-abandoned", runs / "run-theirs", temporary_folder / "target"
+    for folder in (abandoned, theirs, target):
+        folder.mkdir()
+        (folder / "file").write_text("x")
+    os.chown(theirs, 65534, 65534)
+    (runs / "run-link").symlink_to(target)
+    for path in (abandoned, theirs):
+        os.utime(path, (0, 0), follow_symlinks=False)  # past the grace period
+    assert remove_abandoned_runs.__wrapped__() == 1
+    assert not abandoned.exists() and (theirs / "file").exists() and (target / "file").exists()
+    assert (runs / "run-link").is_symlink()
 
 
 def test_tree_usage_counts_folders_and_files(tmp_path):

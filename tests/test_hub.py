@@ -40,7 +40,7 @@ from nbgrader.api import Gradebook
 from conftest import FIXTURES, REPO
 from jaxcourse.authoring.lessonfile import HIDDEN_REGION
 from jaxcourse.course import COURSE_ID, Course, CourseError
-from jaxcourse.hub import GRADER, Member, read_roster
+from jaxcourse.hub import GRADER, Member, check_outside, read_roster, repository
 from test_browser import CELLS, CHROMIUM, CHROMIUM_ARGS, INDICATOR, menu, require_browser, shoot, type_into_cell
 
 BIN = Path(sys.executable).parent
@@ -74,6 +74,33 @@ def test_a_roster_reads_roles_and_names(tmp_path):
     roster = tmp_path / "roster.csv"
     roster.write_text("\ufeffusername,role,first_name,last_name,email\nada,Student,Ada,L,ada@example.org\nin1,instructor,,,\n")
     assert read_roster(roster) == [Member("ada", "student", "Ada", "L", "ada@example.org"), Member("in1", "instructor")]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("hub_dir, environment, error", [
+    ("hub", "hub/venv", None),
+    ("hub", "clone/.venv", "the hub runs from {tmp}/clone/.venv, inside {tmp}/clone, which it makes unreadable"),
+    ("clone/hub", "hub/venv", "the hub folder {tmp}/clone/hub lies inside {tmp}/clone, which the hub makes unreadable"),
+    ("clone", "hub/venv", "the hub folder {tmp}/clone lies inside"),
+])
+def test_nothing_students_use_may_lie_in_the_repository_the_hub_makes_private(tmp_path, hub_dir, environment, error):
+    (tmp_path / "clone" / ".git").mkdir(parents=True)
+    (tmp_path / "clone" / "course").mkdir()
+    private = repository(tmp_path / "clone" / "course")  # a course in a subfolder: the whole clone, history and all
+    assert private == tmp_path / "clone"
+    if error is None:
+        check_outside(private, tmp_path / hub_dir, tmp_path / environment)
+    else:
+        with pytest.raises(CourseError, match=re.escape(error.format(tmp=tmp_path))):
+            check_outside(private, tmp_path / hub_dir, tmp_path / environment)
+
+
+@pytest.mark.fast
+def test_a_worktree_whose_history_lies_elsewhere_is_refused(tmp_path):
+    (tmp_path / "worktree").mkdir()
+    (tmp_path / "worktree" / ".git").write_text("gitdir: /elsewhere/.git/worktrees/worktree\n")
+    with pytest.raises(CourseError, match="is a git worktree or submodule, whose history"):
+        check_outside(repository(tmp_path / "worktree"), tmp_path / "hub", tmp_path / "hub" / "venv")
 
 
 # --- helpers for the term -----------------------------------------------------------------------
@@ -270,9 +297,23 @@ def test_a_term_on_the_class_hub(tmp_path, request):
     request.addfinalizer(lambda: shutil.rmtree(hub_dir, ignore_errors=True))
     request.addfinalizer(lambda: remove_accounts([ada, bob, teacher, ta, GRADER]))
     lend_traversal(request, Path(os.path.realpath(sys.executable)).parent, Path(sys.prefix), REPO)
-    origin = Course.at(tmp_path / "origin")
+    # The course's clone, where every account could read its solutions and their history but for the hub.
+    origin = Course.at(Path(tempfile.mkdtemp(prefix="jaxcourse-origin-", dir="/tmp")))
+    request.addfinalizer(lambda: shutil.rmtree(origin.root, ignore_errors=True))
+    os.chmod(origin.root, 0o755)
     shutil.copytree(FIXTURES / "source" / "tiny", origin.source / "tiny")
     shutil.copytree(REPO / "source" / "welcome-02", origin.source / "welcome-02")
+    git = ("git", "-c", "user.name=ina", "-c", "user.email=ina@example.org")
+    for command in (("init", "-q"), ("add", "-A"), ("commit", "-qm", "the course")):
+        subprocess.run([*git, *command], cwd=origin.root, check=True, capture_output=True)
+    history = ("git", f"--git-dir={origin.root / '.git'}", "show", "HEAD:source/tiny/tiny.ipynb")
+    source = nbformat.read(FIXTURES / "source" / "tiny" / "tiny.ipynb", as_version=4)
+    hidden = [line.strip() for cell in source.cells for body in HIDDEN_REGION.findall(cell.source)
+              for line in body.splitlines() if line.strip()]
+
+    def leaked(text: str) -> list[str]:  # hidden lines in a page, or in a notebook's JSON
+        return [line for line in hidden if line in text or json.dumps(line)[1:-1] in text]
+    assert leaked(as_user("nobody", *history, cwd=Path("/")).stdout) == hidden  # before the hub: open to all
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -292,8 +333,15 @@ def test_a_term_on_the_class_hub(tmp_path, request):
     wait_for(f"{base}/hub/api/", hub, log)
     wait_for(f"{base}/services/{COURSE_ID}/api/status", hub, log)
     student_config = hub_dir / "jupyter"
-    passwords = dict(csv.reader((hub_dir / "passwords.csv").open()))
-    assert set(passwords) == {ada, bob, teacher, ta} and (hub_dir / "passwords.csv").stat().st_mode & 0o777 == 0o600
+    state = hub_dir / "state"
+    passwords = dict(csv.reader((state / "passwords.csv").open()))
+    assert set(passwords) == {ada, bob, teacher, ta}
+    # Root's only: the database (SQLite keeps the mode of the file the hub made), cookie secret, settings, passwords.
+    assert (state.stat().st_uid, oct(state.stat().st_mode & 0o7777)) == (0, "0o700")
+    private = ("jupyterhub.sqlite", "jupyterhub_cookie_secret", "hub.json", "passwords.csv")
+    assert {name: oct((state / name).stat().st_mode & 0o777) for name in private} == dict.fromkeys(private, "0o600")
+    assert sorted(p.name for p in hub_dir.iterdir()) == ["course", "exchange", "grader", "jupyter", "state"]
+    assert origin.root.stat().st_mode & 0o077 == 0  # the clone: solutions, hidden tests, history
     course = Course.at(hub_dir / "course")
     exchange = hub_dir / "exchange" / COURSE_ID
     home = {user: Path(pwd.getpwnam(user).pw_dir) for user in (ada, bob)}
@@ -353,12 +401,34 @@ def test_a_term_on_the_class_hub(tmp_path, request):
                 "list the released feedback": ("ls", str(exchange / "feedback")),
                 "read the gradebook": ("cat", str(course.gradebook)),
                 "list the course (solutions, submissions)": ("ls", str(course.root)),
+                "list the course's clone": ("ls", str(origin.root)),
+                "read a solution in the clone": ("cat", str(origin.source / "tiny" / "tiny.ipynb")),
+                "list the hub's state": ("ls", str(state)),
+                **{f"read the hub's {name}": ("cat", str(state / name)) for name in private},
             }
             for what, command in denied.items():
                 done = as_user(bob, *command, cwd=home[bob], check=False)
                 assert done.returncode != 0 and re.search("Permission denied|Operation not permitted", done.stderr), (what, done)
             assert sorted(p.name for p in (inbound / adas[0]).iterdir()) == [
                 "submission_secret.txt", "timestamp.txt", "tiny.ipynb"]
+            done = as_user(bob, *history, cwd=home[bob], check=False)  # the solutions through the clone's history
+            assert done.returncode != 0 and not leaked(done.stdout + done.stderr), done
+
+            # bob takes the names of the grader's runs folder in /tmp first: open to all, and a link to it.
+            grader_uid = pwd.getpwnam(GRADER).pw_uid
+            planted = [Path(f"/tmp/jaxcourse-runs-{grader_uid}"), Path(f"/tmp/jaxcourse-runs-{grader_uid}-0"),
+                       Path(f"/tmp/jaxcourse-runs-{grader_uid}-00000000")]
+
+            def remove_runs_folders():
+                for path in {*planted, *Path("/tmp").glob(f"jaxcourse-runs-{grader_uid}-*")}:
+                    if path.is_symlink():
+                        path.unlink()
+                    elif path.exists() and path.lstat().st_uid in (grader_uid, pwd.getpwnam(bob).pw_uid):
+                        shutil.rmtree(path)
+            remove_runs_folders()  # what an earlier grader of the same uid left
+            request.addfinalizer(remove_runs_folders)
+            as_user(bob, "mkdir", "-m", "0777", str(planted[0]), str(planted[2]), cwd=home[bob])
+            as_user(bob, "ln", "-s", str(planted[0]), str(planted[1]), cwd=home[bob])
 
             # Through the hub, with bob's login: no other server, no formgrader, no hub admin.
             for path in (f"/user/{ada}/lab", f"/user/{ada}/api/contents/tiny", f"/services/{COURSE_ID}/formgrader",
@@ -382,7 +452,15 @@ def test_a_term_on_the_class_hub(tmp_path, request):
             out = grader("jaxcourse", "grade", "tiny", "--quiet")
             rows = {(r["student_id"], r["grade_id"]): r for r in csv.DictReader((course.grades / "tiny.csv").open())}
             assert rows[ada, "sums-test"]["late_penalty"] == "3" and rows[bob, "sums-test"]["late_penalty"] == "0", out
-            assert {rows[s, "checkpoint-test"]["status"] for s in (ada, bob)} == {"ok"}, out
+            assert {row["status"] for row in rows.values()} == {"ok"}, out
+            bobs = [r for (student, _), r in rows.items() if student == bob]  # honest and on time: full marks
+            assert len(bobs) == 2 and all(r["points"] == r["max_points"] for r in bobs), bobs
+            # The grader's runs were in a folder of its own, which bob can neither read nor had made.
+            runs = [p for p in Path("/tmp").glob(f"jaxcourse-runs-{grader_uid}-*") if p.lstat().st_uid == grader_uid]
+            assert runs and {oct(p.lstat().st_mode & 0o7777) for p in runs} == {"0o700"} and not set(runs) & {*planted}
+            assert not [*planted[0].iterdir(), *planted[2].iterdir()]
+            done = as_user(bob, "ls", str(runs[0]), cwd=home[bob], check=False)
+            assert done.returncode != 0 and "Permission denied" in done.stderr, done
             page = log_in(browser, base, teacher, passwords[teacher], lab=False)
             page.goto(f"{base}/services/{COURSE_ID}/formgrader/gradebook/tiny/tiny")
             page.get_by_text(bob).first.wait_for(state="attached")  # anonymised on screen, as the formgrader shows it
@@ -421,10 +499,6 @@ def test_a_term_on_the_class_hub(tmp_path, request):
             grader("jaxcourse", "grade", "tiny", "--quiet")
             grader("jaxcourse", "feedback", "tiny")
             grader("nbgrader", "release_feedback", "tiny")
-            source = nbformat.read(FIXTURES / "source" / "tiny" / "tiny.ipynb", as_version=4)
-            hidden = [line.strip() for cell in source.cells for body in HIDDEN_REGION.findall(cell.source)
-                      for line in body.splitlines() if line.strip()]
-            assert hidden
             for user, expect in ((ada, "Late submission penalty"), (bob, "graded by hand: 1.5")):
                 page = pages[user]
                 page.goto(f"{base}/user/{user}/lab")
@@ -438,7 +512,7 @@ def test_a_term_on_the_class_hub(tmp_path, request):
                 frame.get_by_text(expect).first.wait_for()
                 shoot(page, shots / f"{user}-5-feedback-page.png")
                 text = feedback.read_text()
-                assert expect in text and not [line for line in hidden if line in text], user
+                assert expect in text and not leaked(text), user
             done = as_user(bob, "nbgrader", "fetch_feedback", "tiny", f"--student={ada}", cwd=home[bob], check=False,
                            config=student_config)
             assert not list((home[bob] / "tiny" / "feedback").glob("*/*.html"))[1:], "bob has only his own page"

@@ -1,5 +1,6 @@
-# The class hub's JupyterHub configuration. `jaxcourse hub` copies it into the hub folder beside
-# hub.json (the roster and ports) at every start; settings of your own go in extra_config.py there.
+# The class hub's JupyterHub configuration. `jaxcourse hub` copies it into <hub-dir>/state (root's
+# only) beside hub.json (the roster, ports and paths) at every start; settings of your own go in
+# extra_config.py there. The database, cookie secret and proxy pid file stay in that folder too.
 import json
 from pathlib import Path
 
@@ -32,7 +33,7 @@ c.Spawner.cmd = [f"{bin_}/jupyterhub-singleuser"]
 c.Spawner.default_url = "/lab"
 c.Spawner.args = ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
 c.Spawner.notebook_dir = "~"
-c.Spawner.environment = {"PATH": path, "JUPYTER_CONFIG_PATH": str(here / "jupyter"), "JAX_PLATFORMS": "cpu"}
+c.Spawner.environment = {"PATH": path, "JUPYTER_CONFIG_PATH": s["student_config"], "JAX_PLATFORMS": "cpu"}
 
 # nbgrader's formgrader as a hub service, run as the grader account in the course folder
 # (nbgrader's "formgrader as a JupyterHub service"), open to the instructors' and TAs' group.
