@@ -137,27 +137,20 @@ class TimedCollect(ExchangeCollect):
             else:
                 self.log.info(f"Processing {len(students)} submissions of '{lesson}' for course "
                               f"'{self.coursedir.course_id}'")
+            due = self.due_date()
             for student in students:
-                self.collect_student(inbound, student, self.in_order([c for c in found if c.student == student]))
+                self.collect_student(inbound, student, in_order([c for c in found if c.student == student], due))
         finally:
             os.close(inbound)
         if self.skipped:
             more = len(self.skipped) - SHOWN_SKIPPED
-            self.log.warning(f"skipped {len(self.skipped)} folder(s) of {lesson} in {self.inbound_path}; "
-                             f"every other submission was collected:\n"
+            self.log.warning(f"skipped {len(self.skipped)} folder(s) of {lesson} in {self.inbound_path}, "
+                             f"holding up no one else:\n"
                              + "\n".join(f"  {line}" for line in self.skipped[:SHOWN_SKIPPED])
                              + (f"\n  and {more} more" if more > 0 else ""))
 
-    def in_order(self, mine: list[Candidate]) -> list[Candidate]:
-        """A student's submissions, the one to collect first: the latest, or with --before-duedate
-        the latest before the due date; the others follow in case it cannot be read."""
-        latest = sorted(mine, key=lambda candidate: (candidate.ctime, candidate.name), reverse=True)
-        due = self.due_date()
-        if due is None:
-            return latest
-        return sorted(latest, key=lambda candidate: utc(candidate.ctime) > due)  # stable: latest first within each
-
     def due_date(self) -> datetime | None:
+        """The lesson's due date when --before-duedate asks for it."""
         if not self.before_duedate:
             return None
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
@@ -196,11 +189,11 @@ class TimedCollect(ExchangeCollect):
             copied = copy_folder(folder, candidate.uid, staging)
             record = Record(candidate.name, copied.received, read_exchange_file(staging, TIMESTAMP)[0],
                             copied.refused, copied.over_limit)
-            previous = Record.load(course, lesson, candidate.student) if dest.exists() else None
-            if dest.exists() and not self.replaces(record, previous):
+            existing = dest.exists()
+            if existing and not self.replaces(record, Record.load(course, lesson, candidate.student)):
                 self.log.info(f"No newer submission to collect: {candidate.student} {lesson}")
                 return
-            self.log.info(f"{'Updating' if dest.exists() else 'Collecting'} submission: {candidate.student} {lesson}")
+            self.log.info(f"{'Updating' if existing else 'Collecting'} submission: {candidate.student} {lesson}")
             safefs.remove_tree(dest)
             staging.rename(dest)
             record.save(course, lesson, candidate.student)
@@ -220,6 +213,15 @@ class TimedCollect(ExchangeCollect):
         if self.before_duedate:
             return (record.inbound, record.received) != (previous.inbound, previous.received)
         return record.received > previous.received
+
+
+def in_order(mine: list[Candidate], due: datetime | None) -> list[Candidate]:
+    """A student's submissions, the one to collect first: the latest, or with a due date (nbgrader's
+    --before-duedate) the latest before it; the others follow in case it cannot be read."""
+    latest = sorted(mine, key=lambda candidate: (candidate.ctime, candidate.name), reverse=True)
+    if due is None:
+        return latest
+    return sorted(latest, key=lambda candidate: utc(candidate.ctime) > due)  # stable: latest first within each
 
 
 class PrivateSubmit(ExchangeSubmit):
