@@ -47,7 +47,8 @@ WRONG = {**RIGHT, "sums-solution": "def column_sums(table):\n    return jnp.sum(
 EARLY = "2000-01-01 00:00:00.000000 UTC"  # the time a forged timestamp.txt claims
 
 # What each hostile student does to its own submission, in its own shell. {mine} is its inbound
-# folder, {me} its account; the others are the instructor's and ada's paths.
+# folder, {me} its account, {now} and {rand} the parts of a name nbgrader submit would give; the
+# others are the instructor's folders and ada's.
 BEFORE_DUE = {
     "src": "ln -sf {source}/tiny.ipynb \"{mine}/tiny.ipynb\"",  # the instructor's notebook, solutions and hidden tests
     "dir": "ln -s {source} '{inbound}/{me}+tiny+{now}+{rand}'",  # the submission folder itself a link
@@ -123,11 +124,11 @@ def test_hostile_students_get_no_solution_no_time_and_stop_no_collection(tmp_pat
         return done.stdout + done.stderr
 
     def shell(case: str, script: str, **more: str) -> None:
-        mine = next(inbound_dir.glob(f"{users[case]}+tiny+*"), None)
-        as_user(users[case], "bash", "-ec", script.format(
-            mine=mine, me=users[case], inbound=inbound_dir, source=source, feedback=exchange / "feedback", ada=ada, python=sys.executable,
-            now=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC"), rand=secrets.token_hex(9),
-            early=EARLY, **more), cwd=Path(pwd.getpwnam(users[case]).pw_dir))
+        names = {"mine": next(inbound_dir.glob(f"{users[case]}+tiny+*"), None), "me": users[case], "ada": ada,
+                 "inbound": inbound_dir, "source": source, "feedback": exchange / "feedback", "early": EARLY,
+                 "python": sys.executable, "rand": secrets.token_hex(9),
+                 "now": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")}
+        as_user(users[case], "bash", "-ec", script.format(**names, **more), cwd=Path(pwd.getpwnam(users[case]).pw_dir))
 
     def in_parallel(calls) -> None:
         with ThreadPoolExecutor(max_workers=4) as pool:
@@ -199,8 +200,8 @@ def test_hostile_students_get_no_solution_no_time_and_stop_no_collection(tmp_pat
     assert "timestamp.txt says nothing readable" in rows[users["stamp"]]["sums-test"]["detail"]
     assert "timestamp.txt ignored" in rows[users["pad"]]["sums-test"]["detail"]
     # The refused: missing, and the rows say why.
-    refused = {"src": "collect refused tiny.ipynb: a symbolic link", "tmp": "collect refused tiny.ipynb: a symbolic link",
-               "peer": "collect refused tiny.ipynb: a symbolic link", "hard": "collect refused tiny.ipynb: a hard link",
+    link = "collect refused tiny.ipynb: a symbolic link"
+    refused = {"src": link, "tmp": link, "peer": link, "hard": "collect refused tiny.ipynb: a hard link",
                "fifo": "collect refused tiny.ipynb: a named pipe",
                "huge": "collect copied nothing: the submission holds more than 100 MiB in all",
                "many": "collect copied nothing: the submission holds more than 500 files and folders"}
@@ -260,7 +261,8 @@ def test_copy_folder_copies_regular_files_and_refuses_all_else_by_its_path(tmp_p
                   if not p.is_dir()) == ["sub/data.txt", "tiny.ipynb"]
     assert (tmp_path / "copy" / "sub" / "data.txt").read_text() == "data"
     assert copied.refused == {
-        "link": "a symbolic link (links are not followed)", "sub/folder-link": "a symbolic link (links are not followed)",
+        "link": "a symbolic link (links are not followed)",
+        "sub/folder-link": "a symbolic link (links are not followed)",
         "hard": "a hard link (2 names for one file): only a file of the submission's own is collected",
         "pipe": "a named pipe (FIFO)", "sock": "a socket", "/".join(["d"] * (inbound.MAX_DEPTH + 1)):
         f"deeper than {inbound.MAX_DEPTH} folders"}

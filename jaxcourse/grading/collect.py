@@ -16,12 +16,12 @@ from pathlib import Path
 
 from ..course import Course
 from ..run import safefs
-from .exchange import EXCHANGE_FILES, TIMESTAMP, Record, collected, parse_timestamp, read_exchange_file, time_note
+from .exchange import (EXCHANGE_FILES, SHOWN_REFUSED, TIMESTAMP, Record, collected, parse_timestamp, read_exchange_file,
+                       time_note)
 from .inbound import STUDENT_ID
 
 MAX_ENTRIES = 1000                # entries of a lesson folder looked at
 MAX_NOTEBOOK_BYTES = 20 * 2**20
-SHOWN_REFUSED = 5                 # refused files named in a row's detail; the count covers the rest
 
 
 def shown(name: str) -> str:

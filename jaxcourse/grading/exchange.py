@@ -36,6 +36,7 @@ AGREE_SECONDS = 60  # timestamp.txt within this of the exchange's time is not fl
 EXCHANGE_FILES = {"timestamp.txt": 1024, "submission_secret.txt": 1024}
 TIMESTAMP = "timestamp.txt"
 SHOWN_SKIPPED = 50  # folders named in collect's summary; the count covers the rest
+SHOWN_REFUSED = 5   # refused files named in a log line or a row's detail; the count covers the rest
 
 
 def parse_timestamp(text: str | None) -> datetime | None:
@@ -202,9 +203,10 @@ class TimedCollect(ExchangeCollect):
         if record.over_limit:
             self.log.warning(f"{candidate.student} {lesson}: nothing copied, the submission holds {record.over_limit}")
         if record.refused:
-            shown = ", ".join(f"{path!r} ({why})" for path, why in list(record.refused.items())[:5])
+            more = len(record.refused) - SHOWN_REFUSED
+            shown = ", ".join(f"{path!r} ({why})" for path, why in list(record.refused.items())[:SHOWN_REFUSED])
             self.log.warning(f"{candidate.student} {lesson}: not copied: {shown}"
-                             + (f" and {len(record.refused) - 5} more" if len(record.refused) > 5 else ""))
+                             + (f" and {more} more" if more > 0 else ""))
 
     def replaces(self, record: Record, previous: Record | None) -> bool:
         """nbgrader's rule: --update takes a newer submission, --before-duedate any other one."""
