@@ -23,12 +23,6 @@ PRIVATE_NAMES = {
     "_check_late_penalty": "nbgrader, grading/late.py: nbgrader's own clamp of a late penalty to [0, score], so "
                            "penalties match `nbgrader autograde`. Its public path, AssignLatePenalties.preprocess, "
                            "opens the gradebook without the course id (adding a 'default_course') once per notebook.",
-    "_path_to_record": "nbgrader, grading/exchange.py TimedCollect: where ExchangeCollect turns one inbound folder "
-                       "into the record it chooses and orders each student's submissions by. Overriding it puts the "
-                       "exchange's ctime in place of the time the student wrote into the folder's name, and marks a "
-                       "folder in a student's name owned by another account, while the rest of nbgrader's collect "
-                       "(latest or before-due choice, --update, copying) stays nbgrader's; no public hook sees a "
-                       "submission before it is chosen.",
     "jax._src.array": "jax, kernel/prelude.py: the exact class of a concrete jax.Array (ArrayImpl), looked up "
                       "without importing jax; jax.Array is an abstract base, and jax exports the concrete class "
                       "nowhere public. An exact type, since a subclass could answer as it pleases.",

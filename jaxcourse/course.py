@@ -80,7 +80,8 @@ def configure_nbgrader(c: Config) -> Config:
     # nbgrader's own grading runs student code unsandboxed and cannot score hidden checks: it
     # refuses (also the formgrader's button); feedback is made only from notebooks without hidden tests.
     c.Autograde.exporter_class = "jaxcourse.grading.seams.RefuseAutograde"
-    # `nbgrader collect` (and the formgrader's) takes each submission's time from the exchange, not the student.
+    # `nbgrader collect` (and the formgrader's) copies each submission without following anything the
+    # student made, and takes its time from the exchange, not the student.
     c.ExchangeFactory.collect = "jaxcourse.grading.exchange.TimedCollect"
     c.GenerateFeedback.preprocessors = ["jaxcourse.grading.seams.RequireHiddenTestsRemoved", "nbgrader.preprocessors.GetGrades",
                                         "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]

@@ -16,6 +16,7 @@ student, instructor and TA step are kept in the test's tmp_path, under screensho
 from __future__ import annotations
 
 import csv
+import fcntl
 import json
 import os
 import pwd
@@ -156,6 +157,18 @@ def remove_accounts(users: list[str]) -> None:
         subprocess.run(["groupdel", user], capture_output=True)
 
 
+@pytest.fixture
+def grader_turn():
+    """The grader account (GRADER) is one per machine: hub tests that make, use or remove it take
+    turns (`make test` runs tests side by side). The lock lives where only root can create files."""
+    fd = os.open("/run/jaxcourse-hub-grader.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def wait_for(url: str, hub: subprocess.Popen, log: Path, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -274,7 +287,7 @@ def answer_validate_submit(page, base: str, user: str, released: list[dict], sho
 # --- the term -----------------------------------------------------------------------------------
 
 @needs_root
-def test_a_term_on_the_class_hub(tmp_path, request):
+def test_a_term_on_the_class_hub(tmp_path, request, grader_turn):
     require_browser()
     from playwright.sync_api import sync_playwright
 

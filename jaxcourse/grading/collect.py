@@ -3,12 +3,12 @@
 A lesson folder is the student's: only its own entries are listed (at most MAX_ENTRIES, and
 never a subfolder, so no depth reaches the grader), no link is followed, and every file the
 grader reads (the notebooks and nbgrader's timestamp.txt and submission_secret.txt) is read
-within a size cap.
+within a size cap. What `nbgrader collect` recorded for the copy (exchange.Record) gives the
+submission's time and says what collect refused to copy.
 """
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -16,14 +16,12 @@ from pathlib import Path
 
 from ..course import Course
 from ..run import safefs
-from .exchange import exchange_time, parse_timestamp
+from .exchange import (EXCHANGE_FILES, SHOWN_REFUSED, TIMESTAMP, Record, collected, parse_timestamp, read_exchange_file,
+                       time_note)
+from .inbound import STUDENT_ID
 
-STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")
 MAX_ENTRIES = 1000                # entries of a lesson folder looked at
 MAX_NOTEBOOK_BYTES = 20 * 2**20
-# Written by `nbgrader submit` beside the notebook (about 30 and 128 bytes), read within these caps.
-EXCHANGE_FILES = {"timestamp.txt": 1024, "submission_secret.txt": 1024}
-TIMESTAMP = "timestamp.txt"
 
 
 def shown(name: str) -> str:
@@ -71,23 +69,6 @@ class Submission:
         return digest.hexdigest()
 
 
-def read_exchange_file(folder: Path, name: str) -> tuple[str | None, str | None]:
-    """One of nbgrader's EXCHANGE_FILES, or None; and a note when one is there but is not used."""
-    cap = EXCHANGE_FILES[name]
-    try:
-        raw = safefs.read_regular(folder / name, cap)
-    except FileNotFoundError:
-        return None, None
-    except safefs.TooLarge as exc:
-        return None, f"{name} ignored: {exc.size} bytes, over the {cap}-byte limit"
-    except OSError:  # a link (O_NOFOLLOW), a folder, a pipe
-        return None, f"{name} ignored: not a regular file (links are not followed)"
-    try:
-        return raw.decode("utf-8"), None
-    except UnicodeDecodeError:
-        return None, f"{name} ignored: not UTF-8 text"
-
-
 def scan(student: str, lesson: str, folder: Path, notebook_names: list[str]) -> Submission:
     """Which file stands for each of the lesson's notebooks, and what was ignored."""
     submission = Submission(student, lesson, folder)
@@ -131,6 +112,27 @@ def scan(student: str, lesson: str, folder: Path, notebook_names: list[str]) -> 
     return submission
 
 
+def add_record(submission: Submission, record: Record, notebook_names: list[str]) -> None:
+    """The exchange's time, and what collect refused: a lesson notebook it refused, with nothing
+    graded in its place, is missing for that reason; the rest is named on every row."""
+    submission.received = record.received
+    note = time_note(record)
+    if note:
+        submission.notes.append(note)
+    refused = dict(record.refused)
+    for notebook in notebook_names:
+        if notebook in submission.notebooks or notebook in submission.details:
+            continue
+        if record.over_limit:
+            submission.details[notebook] = f"collect copied nothing: the submission holds {record.over_limit}"
+        elif f"{notebook}.ipynb" in refused:
+            submission.details[notebook] = f"collect refused {notebook}.ipynb: {refused.pop(f'{notebook}.ipynb')}"
+    if refused:
+        named = [f"{shown(path)} ({why})" for path, why in list(refused.items())[:SHOWN_REFUSED]]
+        more = f" and {len(refused) - SHOWN_REFUSED} more" if len(refused) > SHOWN_REFUSED else ""
+        submission.notes.append(f"collect refused {len(refused)} file(s): {', '.join(named)}{more}")
+
+
 def collect(course: Course, lesson: str, notebook_names: list[str]) -> tuple[list[Submission], list[str]]:
     """Submissions for a lesson, and a list of skipped folders with reasons."""
     submissions, skipped = [], []
@@ -145,8 +147,9 @@ def collect(course: Course, lesson: str, notebook_names: list[str]) -> tuple[lis
             continue
         try:
             submission = scan(student_dir.name, lesson, folder, notebook_names)
-            submission.received, note = exchange_time(course, lesson, student_dir.name, submission.timestamp)
-            submission.notes += [note] if note else []
+            record = collected(course, lesson, student_dir.name, submission.timestamp)
+            if record is not None:
+                add_record(submission, record, notebook_names)
             submissions.append(submission)
         except Exception as exc:  # one folder fails only its own student: graded as the grader's failure
             submissions.append(Submission(student_dir.name, lesson, folder, failure=exc))

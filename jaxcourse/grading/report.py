@@ -15,7 +15,8 @@ from nbformat.notebooknode import NotebookNode
 
 from . import htmlpage
 from ..course import Course, lesson_title
-from .collect import EXCHANGE_FILES, Submission, collect
+from .collect import Submission, collect
+from .exchange import EXCHANGE_FILES
 from .record import (LedgerEntry, Mark, SubmissionMarks, atomic_write, gradebook_marks, lesson_structure, verdict,
                      with_verdicts)
 from .sanitize import UnreadableSubmission, read_submission
