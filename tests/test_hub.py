@@ -536,3 +536,31 @@ def test_a_term_on_the_class_hub(tmp_path, request, grader_turn):
     lms = {r["student_id"]: r for r in csv.DictReader((course.grades / "lms.csv").open())}
     assert (lms[ada]["tiny"], lms[bob]["tiny"]) == ("0", "2.5"), lms
     print(f"screenshots: {shots}; the term took {time.monotonic() - started:.0f} s")
+
+
+@needs_root
+def test_make_hub_builds_an_environment_every_account_runs_without_the_clone(tmp_path):
+    """`make hub`'s own environment (README, "A class on JupyterHub"): built outside the clone from
+    the Makefile's Python (Debian's where there is one), the package installed rather than linked,
+    so an account that cannot enter the clone still runs the hub, nbgrader and the grader from it."""
+    scratch = Path(tempfile.mkdtemp(prefix="jaxcourse-hubvenv-", dir="/tmp"))
+    os.chmod(scratch, 0o755)  # as /srv; the hub folder itself is made by make, as for a newcomer
+    hub_dir = scratch / "hub"
+    try:
+        done = subprocess.run(["make", "--no-print-directory", f"HUB_DIR={hub_dir}", f"{hub_dir}/venv/.package"],
+                              cwd=REPO, capture_output=True, text=True, timeout=1200)
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+        probe = ("import sys, jaxcourse, nbgrader, jupyterhub, papermill; "
+                 "print(sys.version.split()[0], jaxcourse.__file__)")
+        ran = subprocess.run([shutil.which("runuser"), "-u", "nobody", "--", str(hub_dir / "venv" / "bin" / "python"),
+                              "-c", probe], cwd="/", capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0, ran.stderr[-2000:]
+        version, package = ran.stdout.split()
+        assert Path(package).is_relative_to(hub_dir / "venv"), f"the package must not be the clone's: {package}"
+        if Path("/usr/bin/python3.11").exists():
+            debian = subprocess.run(["/usr/bin/python3.11", "-c", "import sys; print(sys.version.split()[0])"],
+                                    capture_output=True, text=True).stdout.strip()
+            assert version == debian, (version, debian)
+        assert (hub_dir / "venv" / "bin" / "jupyterhub").exists() and (hub_dir / "venv" / "bin" / "jaxcourse").exists()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
