@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo hub test check test-portability release publish check-source check-source-next sandbox-deps browser-deps tpu-bundle clean
+.PHONY: demo demo-all hub test check test-portability release publish check-source check-source-next sandbox-deps browser-deps tpu-bundle clean
 
 # Ray and the class hub are optional extras (`pip install -e '.[ray,hub]'`); the test suite needs
 # both, pinned here.
@@ -31,8 +31,11 @@ browser-deps:
 	  else echo "chromium is missing, so tests/test_browser.py will fail: install the Debian packages" \
 	    "'chromium chromium-driver' (apt-get install -y chromium chromium-driver, as root)" >&2; fi; }
 
+# `make demo`: course.toml's [demo] lessons (a handful across the phases); `make demo-all`: every lesson.
 demo: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse demo --course-dir demo-course
+demo-all: $(STAMP) sandbox-deps
+	$(BIN)/jaxcourse demo --all --course-dir demo-course
 
 # A class hub on this machine, as root (README, "A class on JupyterHub"): `make hub ROSTER=roster.csv`.
 # Every account runs the hub's own environment, outside this clone (which the hub makes private):

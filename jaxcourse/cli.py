@@ -169,8 +169,12 @@ def _problems(summary) -> int:
 
 
 def cmd_demo(args) -> int:
-    """Release every lesson into a scratch course, fabricate three students, grade them."""
+    """Release lessons into a scratch course, fabricate three students for each, grade them: the lessons
+    named, else every lesson with --all, else course.toml's [demo] lessons (every lesson when it names none)."""
     course, origin = _course(args), Course.at(args.source_from)
+    if args.all and args.lessons:
+        raise CourseError("name lessons or give --all, not both")
+    chosen = args.lessons or ([] if args.all else list(origin.settings().demo))
     if course.root.exists():
         if not (course.root / DEMO_MARKER).exists():
             raise CourseError(f"{course.root} exists and is not a demo course folder; choose another --course-dir")
@@ -178,7 +182,7 @@ def cmd_demo(args) -> int:
     course.root.mkdir(parents=True)
     (course.root / DEMO_MARKER).write_text("created by `jaxcourse demo`; safe to delete\n")
     shutil.copytree(origin.source, course.source)
-    lessons = course.select(args.lessons)
+    lessons = course.select(chosen)
     release(course, lessons)
     for lesson in lessons:
         release_nb = nbformat.read(course.release / lesson / f"{lesson}.ipynb", as_version=4)
@@ -196,7 +200,10 @@ def cmd_demo(args) -> int:
         print(summary.table())
         print(summary.speed())
         status |= _problems(summary)
-        write_lesson_feedback(course, lesson)
+        pages, _ = write_lesson_feedback(course, lesson)
+        wrong = [page for page in pages if "student-one-wrong" in page.parts]
+        if wrong:
+            print(f"a wrong student's feedback page: {wrong[0]}")
         index, _ = write_report(course, lesson)
         print(f"class report: {index}")
     print(f"\nautograded notebooks: {course.autograded}\nfeedback (HTML): {course.feedback}\n"
@@ -333,8 +340,10 @@ def parser() -> argparse.ArgumentParser:
                        help="grade again even the submissions unchanged since the last run (hand grades are kept)")
     grade.add_argument("--student", action="append", metavar="ID",
                        help="grade only this student's submission (repeat for more); the others keep their last grade")
-    demo = command("demo", cmd_demo, "release, fabricate three students per lesson, grade and show the results", execution=True)
+    demo = command("demo", cmd_demo, "release, fabricate three students per lesson, grade and show the results "
+                   "(default: course.toml's [demo] lessons)", execution=True)
     demo.add_argument("--source-from", default=".", help="course folder whose source/ the demo copies")
+    demo.add_argument("--all", action="store_true", help="every lesson of the course")
     for p in (grade, demo):
         p.add_argument("--workers", type=int, metavar="N",
                        help="submissions graded at once (default: usable cores on cpu, chips on tpu, GPUs on gpu)")

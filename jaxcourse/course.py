@@ -95,6 +95,7 @@ class Settings:
     repository: str = ""        # "owner/name" on GitHub that the published course is pushed to
     branch: str = "main"
     phases: dict[int, str] = field(default_factory=dict)   # phase number -> title
+    demo: tuple[str, ...] = ()  # the lessons `jaxcourse demo` grades when none is named (all when empty)
 
     @classmethod
     def read(cls, path: Path) -> "Settings":
@@ -105,13 +106,16 @@ class Settings:
             publish = data.get("publish", {})
             settings = cls(str(data.get("course", {}).get("title", cls.title)).strip(),
                            str(publish.get("repository", "")).strip(), str(publish.get("branch", "main")).strip(),
-                           {int(number): str(title) for number, title in data.get("phases", {}).items()})
+                           {int(number): str(title) for number, title in data.get("phases", {}).items()},
+                           tuple(data.get("demo", {}).get("lessons", ())))
         except (tomllib.TOMLDecodeError, AttributeError, ValueError) as exc:
             raise CourseError(f"{path}: {exc}") from None
         if settings.repository and (settings.repository.lower() in PLACEHOLDERS
                                     or not GITHUB_REPOSITORY.match(settings.repository)):
             raise CourseError(f"{path}: [publish] repository must be a real GitHub \"owner/name\", "
                               f"not {settings.repository!r}")
+        if not all(isinstance(lesson, str) for lesson in settings.demo):
+            raise CourseError(f"{path}: [demo] lessons must be a list of lesson ids, not {settings.demo!r}")
         if not BRANCH.match(settings.branch):
             raise CourseError(f"{path}: [publish] branch {settings.branch!r} is not a usable branch name")
         return settings

@@ -24,6 +24,7 @@ FIXTURES = REPO / "tests" / "fixtures" / "course"
 LESSONS = Course.at(REPO).lessons()
 
 warnings.filterwarnings("ignore", category=SAWarning)
+pytest_plugins = ("browser_evidence",)  # a failed Chromium test keeps its pages and console log
 
 # The pinned and newest flavours of the clean-venv test run with `make test-portability`. `make test`
 # runs every release in a clean venv once, on Colab's package set (tests/test_colab.py): the

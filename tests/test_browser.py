@@ -12,7 +12,8 @@ names at all.
 Needs the Debian packages `chromium chromium-driver` (`make browser-deps` installs them as
 root) and the `playwright` Python package from requirements-cpu.txt. Playwright's own browser
 download is not used. Screenshots land in the test's tmp_path; their paths are printed
-(run with `-s` to see them).
+(run with `-s` to see them). A failure keeps the page and the browser's console log under
+test-artefacts/ and shows the console's tail in its report.
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from browser_evidence import BrowserEvidence
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -415,6 +418,8 @@ def open_browser(tmp_path, request):
         page = context.pages[0] if context.pages else context.new_page()
         page.failed_requests = []  # e.g. the Colab badge image: no name resolves
         page.on("requestfailed", lambda req: page.failed_requests.append(req.url))
+        request.node.browser_evidence = BrowserEvidence(request.node.nodeid)
+        request.node.browser_evidence.watch(page)
         return page
     return open_page
 
@@ -759,3 +764,35 @@ def test_feedback_page_renders_offline_with_the_score_first_and_nothing_hidden(o
     assert "failed" in page.locator("#jaxcourse-summary").inner_text()
     assert page.title() == "Feedback: Meet your arrays and devices"
     assert shot.is_file()
+
+
+PLANTED = """
+from test_browser import open_browser  # noqa: F401
+
+
+def test_planted(open_browser):
+    page = open_browser()
+    page.set_content("<h1>planted page</h1>")
+    page.evaluate("console.warn('planted message'); setTimeout(() => { throw new Error('planted error') }, 0)")
+    page.wait_for_function("() => true")
+    assert False, "planted failure"
+"""
+
+
+def test_a_failed_chromium_test_keeps_its_page_and_console_log(tmp_path):
+    """What CI shows of a browser failure: the console's tail in the report, the page as a file."""
+    require_browser()
+    (tmp_path / "test_planted.py").write_text(PLANTED)
+    env = {**os.environ, "JAXCOURSE_TEST_ARTEFACTS": str(tmp_path / "kept"),
+           "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "browser_evidence",
+                           "--rootdir", str(tmp_path), str(tmp_path / "test_planted.py")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout[-3000:]
+    report = done.stdout
+    assert "Chromium: screenshots and console" in report and "planted failure" in report, report[-3000:]
+    assert "warning: planted message" in report, report[-3000:]
+    kept = tmp_path / "kept" / "test_planted.py_test_planted"
+    assert (kept / "page-0.png").stat().st_size > 1000
+    console = (kept / "console.log").read_text()
+    assert "pageerror" in console or "planted error" in report, console

@@ -209,3 +209,50 @@ def test_demo_runs_end_to_end(tmp_path):
     assert again.returncode == 0, "the demo must be repeatable"
     refuse = run_cli("demo", "--course-dir", str(FIXTURES))
     assert refuse.returncode == 2 and "not a demo course folder" in refuse.stderr
+    assert "a wrong student's feedback page:" in out
+
+
+@pytest.mark.fast
+def test_demo_grades_course_tomls_demo_lessons_unless_told_all(tmp_path, monkeypatch):
+    """`make demo` takes course.toml's [demo] lessons, `make demo-all` every lesson; the release is
+    the first step that reads the choice, so a stub release records it without grading anything."""
+    import jaxcourse.cli as cli
+    origin = tmp_path / "origin"
+    shutil.copytree(FIXTURES, origin)
+    shutil.copytree(origin / "source" / "tiny", origin / "source" / "tiny-2")
+    (origin / "source" / "tiny-2" / "tiny.ipynb").rename(origin / "source" / "tiny-2" / "tiny-2.ipynb")
+    released = []
+
+    class Chosen(Exception):
+        pass
+
+    def note_release(course, lessons):
+        released.append(list(lessons))
+        raise Chosen
+    monkeypatch.setattr(cli, "release", note_release)
+    demo = ["demo", "--course-dir", str(tmp_path / "demo"), "--source-from", str(origin)]
+    for toml, extra, expected in [("", [], ["tiny", "tiny-2"]),
+                                  ('[demo]\nlessons = ["tiny-2"]\n', [], ["tiny-2"]),
+                                  ('[demo]\nlessons = ["tiny-2"]\n', ["--all"], ["tiny", "tiny-2"]),
+                                  ('[demo]\nlessons = ["tiny-2"]\n', ["tiny"], ["tiny"])]:
+        (origin / "course.toml").write_text(toml)
+        with pytest.raises(Chosen):
+            main([*demo, *extra])
+        assert released.pop() == expected, (toml, extra)
+    assert main([*demo, "--all", "tiny"]) == 2 and not released
+    (origin / "course.toml").write_text('[demo]\nlessons = "tiny"\n')
+    assert main(demo) == 2 and not released
+
+
+@pytest.mark.fast
+def test_the_repositorys_demo_covers_the_phases_the_readme_promises():
+    """A basic lesson, one on several devices, a Pallas kernel and the capstone: few enough to be quick."""
+    from jaxcourse.course import Course
+    course = Course.at(REPO)
+    demo = course.settings().demo
+    infos = [course.info(lesson) for lesson in demo]
+    assert 3 <= len(demo) <= 5, demo
+    assert min(info.phase for info in infos) == 1
+    assert any(info.devices > 1 for info in infos)
+    assert any(lesson.startswith("pallas-") for lesson in demo)
+    assert any(lesson.startswith("capstone-") for lesson in demo)

@@ -11,7 +11,8 @@ Along the way each student tries to reach the other's work, feedback, server, th
 and the gradebook, as their own Unix account and through the hub.
 
 Needs root (useradd, and JupyterHub starts each server as its account). Screenshots of every
-student, instructor and TA step are kept in the test's tmp_path, under screenshots/.
+student, instructor and TA step are kept in the test's tmp_path, under screenshots/; a failed
+step keeps every page and the browser's console log under test-artefacts/ and prints the console's tail.
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
+from browser_evidence import BrowserEvidence
 from conftest import FIXTURES, REPO
 from jaxcourse.authoring.lessonfile import HIDDEN_REGION
 from jaxcourse.course import COURSE_ID, Course, CourseError
@@ -185,10 +187,11 @@ def wait_for(url: str, hub: subprocess.Popen, log: Path, seconds: float = 120) -
     raise AssertionError(f"{url} did not answer within {seconds} s:\n{log.read_text()[-4000:]}")
 
 
-def log_in(browser, base: str, user: str, password: str, lab: bool = True):
+def log_in(browser, evidence: BrowserEvidence, base: str, user: str, password: str, lab: bool = True):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     context.set_default_timeout(120_000)
     page = context.new_page()
+    evidence.watch(page, user)
     page.goto(f"{base}/hub/login")
     page.fill("#username_input", user)
     page.fill("#password_input", password)
@@ -219,16 +222,12 @@ def hub_api(base: str, token: str, path: str, method: str = "GET") -> int:
 
 
 @contextmanager
-def screenshots_on_failure(browser, shots: Path):
-    """Every open page as it was when a step failed, beside the steps' screenshots."""
+def evidence_on_failure(evidence: BrowserEvidence):
+    """Every page as it was when a step failed, and the console log, while the browser still runs."""
     try:
         yield
     except BaseException:
-        for i, page in enumerate(page for context in browser.contexts for page in context.pages):
-            try:
-                page.screenshot(path=str(shots / f"failure-{i}.png"))
-            except Exception:  # a page that cannot draw any more: the others still can
-                pass
+        print(evidence.keep())
         raise
 
 
@@ -375,8 +374,9 @@ def test_a_term_on_the_class_hub(tmp_path, request, grader_turn):
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        with screenshots_on_failure(browser, shots):
-            page = log_in(browser, base, teacher, passwords[teacher], lab=False)
+        evidence = BrowserEvidence(request.node.nodeid)
+        with evidence_on_failure(evidence):
+            page = log_in(browser, evidence, base, teacher, passwords[teacher], lab=False)
             page.goto(f"{base}/services/{COURSE_ID}/formgrader")
             page.get_by_text("welcome-02").first.wait_for()
             shoot(page, shots / "instructor-1-formgrader-released.png")
@@ -384,7 +384,7 @@ def test_a_term_on_the_class_hub(tmp_path, request, grader_turn):
             # Each student: log in, fetch from the Assignments tab, answer, Validate, submit.
             pages = {}
             for user in (ada, bob):
-                pages[user] = page = log_in(browser, base, user, passwords[user])
+                pages[user] = page = log_in(browser, evidence, base, user, passwords[user])
                 open_assignments(page)
                 assignment_row(page, "released", "welcome-02").wait_for()
                 shoot(page, shots / f"{user}-1-assignments.png")
@@ -474,7 +474,7 @@ def test_a_term_on_the_class_hub(tmp_path, request, grader_turn):
             assert not [*planted[0].iterdir(), *planted[2].iterdir()]
             done = as_user(bob, "ls", str(runs[0]), cwd=home[bob], check=False)
             assert done.returncode != 0 and "Permission denied" in done.stderr, done
-            page = log_in(browser, base, teacher, passwords[teacher], lab=False)
+            page = log_in(browser, evidence, base, teacher, passwords[teacher], lab=False)
             page.goto(f"{base}/services/{COURSE_ID}/formgrader/gradebook/tiny/tiny")
             page.get_by_text(bob).first.wait_for(state="attached")  # anonymised on screen, as the formgrader shows it
             shoot(page, shots / "instructor-2-formgrader-graded.png")
@@ -482,7 +482,7 @@ def test_a_term_on_the_class_hub(tmp_path, request, grader_turn):
             # The TA gives bob a hand grade in the formgrader; a student's login never reaches it.
             with Gradebook(course.db_url, COURSE_ID) as gb:
                 notebook_id = gb.find_submission_notebook("tiny", "tiny", bob).id
-            page = log_in(browser, base, ta, passwords[ta], lab=False)
+            page = log_in(browser, evidence, base, ta, passwords[ta], lab=False)
             page.goto(f"{base}/services/{COURSE_ID}/formgrader/submissions/{notebook_id}/")
             # The formgrader binds its save handler once its grades have loaded: on a loaded machine a
             # score typed before that is not saved, so wait for the page to settle, and type it again
