@@ -135,7 +135,7 @@ def test_notebook_run_on_colab_grades_full_marks(lesson, colab, tmp_path):
     course = lesson_course(tmp_path, lesson)
     submitted = fabricate.submit(course, "colab-student", lesson, ran)
     assert any("colab-setup" == cell.get("id") and text_of(cell) for cell in nbformat.read(submitted, 4).cells)
-    rows = grade(course, lesson)["colab-student"]
+    rows = grade(course, lesson, compilation_cache=False)["colab-student"]  # one student: a cache fill costs more than it saves
     lost = [row for row in rows if float(row["points"]) != float(row["max_points"])]
     assert not lost, lost
 

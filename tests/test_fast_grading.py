@@ -4,6 +4,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import nbformat
 import psutil
@@ -160,13 +161,14 @@ def test_the_font_list_built_by_visible_code_is_read_only_for_students_and_spare
 
 
 def cache_mounted_in_a_started_sandbox() -> bool:
-    """Is a sandbox that mounts the cache running its notebook runner (so its mounts are made)?"""
+    """Is a sandbox's notebook runner running with the cache mounted? (bwrap reads its arguments
+    from a file descriptor, so the mount shows only in the runner's own mount table.)"""
     for proc in psutil.Process().children(recursive=True):
         try:
-            if SANDBOX_CACHE in proc.cmdline() and any(
-                    "run_notebook.py" in " ".join(child.cmdline()) for child in proc.children(recursive=True)):
+            if "run_notebook.py" in " ".join(proc.cmdline()) and \
+                    f" {SANDBOX_CACHE} " in Path(f"/proc/{proc.pid}/mountinfo").read_text():
                 return True
-        except psutil.Error:
+        except (psutil.Error, OSError):
             pass
     return False
 
@@ -178,8 +180,9 @@ def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, m
     fill = expected_store.fill_cache
 
     def fill_once_a_sandbox_has_mounted_the_cache(*args):
-        deadline = time.monotonic() + 60
-        while not cache_mounted_in_a_started_sandbox() and time.monotonic() < deadline:
+        deadline = time.monotonic() + 120
+        while not cache_mounted_in_a_started_sandbox():
+            assert time.monotonic() < deadline, "no sandbox started with the cache mounted before the fill"
             time.sleep(0.05)
         fill(*args)
 

@@ -3,6 +3,8 @@ mutants of a lesson in one sandboxed kernel, whose solution part is also the tru
 the solution earns full marks, and the untouched release earns nothing and fails only in its
 exercises. That one shared kernel judges a mutant as a fresh graded run does is proven once,
 on the first lesson."""
+from typing import NamedTuple
+
 import nbformat
 import pytest
 
@@ -14,7 +16,16 @@ from jaxcourse.grading.record import executed_path
 from notebook_errors import unfinished_release_problems
 
 
-def graded_lesson(lesson: str, tmp_path_factory):
+class Graded(NamedTuple):
+    lesson: str
+    course: object
+    mutants: list
+    rows: dict
+    verdicts: list
+    untouched: nbformat.NotebookNode
+
+
+def graded_lesson(lesson: str, tmp_path_factory) -> Graded:
     course = lesson_course(tmp_path_factory.mktemp(lesson), lesson)
     released = release_nb(course, lesson)
     found = fabricate.mutants(course, lesson)
@@ -24,7 +35,7 @@ def graded_lesson(lesson: str, tmp_path_factory):
     fabricate.submit(course, "untouched", lesson, released)
     rows = grade(course, lesson, compilation_cache=False)
     untouched = nbformat.read(executed_path(course, lesson, "untouched", lesson), as_version=4)
-    return lesson, found, rows, verdicts, untouched
+    return Graded(lesson, course, found, rows, verdicts, untouched)
 
 
 _GRADED: dict[str, tuple] = {}
@@ -46,16 +57,14 @@ def graded(request, tmp_path_factory):
 
 
 def test_solution_scores_full_marks(graded):
-    _, _, rows, _, _ = graded
-    for row in rows["solution"]:
+    for row in graded.rows["solution"]:
         assert row["status"] == "ok", row
         assert float(row["points"]) == float(row["max_points"]) > 0
         assert row["platform"] == "cpu"
 
 
 def test_untouched_release_scores_zero(graded):
-    _, _, rows, _, _ = graded
-    for row in rows["untouched"]:
+    for row in graded.rows["untouched"]:
         assert row["status"] in ("failed", "error"), row
         assert float(row["points"]) == 0
         assert row["detail"], "a student needs a reason"
@@ -63,33 +72,29 @@ def test_untouched_release_scores_zero(graded):
 
 def test_untouched_release_fails_only_in_its_exercises(graded):
     """The release as a student opens it: everything but the unfinished exercises runs."""
-    lesson, _, _, _, untouched = graded
-    assert all(cell.get("execution_count") for cell in untouched.cells if cell.cell_type == "code"), \
-        f"{lesson}: a cell of the untouched release never ran"
-    problems = unfinished_release_problems(untouched)
-    assert not problems, f"{lesson}:\n" + "\n\n".join(problems)
+    assert all(cell.get("execution_count") for cell in graded.untouched.cells if cell.cell_type == "code"), \
+        f"{graded.lesson}: a cell of the untouched release never ran"
+    problems = unfinished_release_problems(graded.untouched)
+    assert not problems, f"{graded.lesson}:\n" + "\n\n".join(problems)
 
 
 def test_every_graded_cell_has_a_mutant(graded):
-    lesson, found, rows, _, _ = graded
-    covered = {grade_id for mutant in found for grade_id in mutant.fails}
-    assert {row["grade_id"] for row in rows["solution"]} <= covered, f"{lesson}: add mutants for the rest"
+    covered = {grade_id for mutant in graded.mutants for grade_id in mutant.fails}
+    assert {row["grade_id"] for row in graded.rows["solution"]} <= covered, f"{graded.lesson}: add mutants for the rest"
 
 
 def test_every_mutant_is_rejected_by_its_hidden_tests(graded):
-    lesson, found, _, verdicts, _ = graded
-    assert [v.mutant.name for v in verdicts] == [m.name for m in found]
-    problems = [problem for verdict in verdicts for problem in verdict.problems()]
-    assert not problems, f"{lesson}:\n" + "\n".join(problems)
+    assert [v.mutant.name for v in graded.verdicts] == [m.name for m in graded.mutants]
+    problems = [problem for verdict in graded.verdicts for problem in verdict.problems()]
+    assert not problems, f"{graded.lesson}:\n" + "\n".join(problems)
 
 
-def test_the_shared_kernel_judges_mutants_as_fresh_graded_runs_do(tmp_path_factory):
+@pytest.mark.parametrize("graded", LESSONS[:1], indirect=True)  # beside that lesson's tests, on its worker
+def test_the_shared_kernel_judges_mutants_as_fresh_graded_runs_do(graded):
     """The last mutant of each solution cell ran after its group's other mutants, with only
     their restores (no test cells) between them: graded alone, it loses exactly its cells."""
-    lesson = LESSONS[0]
-    course = lesson_course(tmp_path_factory.mktemp("fresh"), lesson)
+    lesson, course, verdicts = graded.lesson, graded.course, graded.verdicts
     released = release_nb(course, lesson)
-    verdicts = check_mutants(course, lesson, Options(log=lambda *_: None, compilation_cache=False))
     source = nbformat.read(course.lesson_notebook(lesson), as_version=4)
     spans = mutant_spans(source, [v.mutant for v in verdicts])
     last = {}

@@ -42,6 +42,16 @@ def leftovers(token):
     return found
 
 
+def started_a_sandbox(pid: int) -> bool:
+    for child in psutil.Process(pid).children(recursive=True):
+        try:
+            if child.name() == "bwrap":
+                return True
+        except psutil.Error:  # gone between the listing and the look
+            pass
+    return False
+
+
 def no_sandbox_left(token):
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -60,8 +70,11 @@ def test_sigkill_at_any_moment_then_resume(tmp_path):
         submit_solution(course, student)
     # Killed early (during set-up or the solution run), then killed between submissions.
     early = start(course, "--workers", "1", env=env)
-    time.sleep(3)
-    os.killpg(early.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 300
+    while not started_a_sandbox(early.pid):
+        assert early.poll() is None and time.monotonic() < deadline, "the grader ended before starting a sandbox"
+        time.sleep(0.02)
+    os.killpg(early.pid, signal.SIGKILL)  # while its first sandbox starts
     early.wait()
     mid = start(course, "--workers", "1", env=env)
     seen = []
