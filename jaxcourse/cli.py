@@ -359,7 +359,7 @@ def parser() -> argparse.ArgumentParser:
                          help="skip the slowest check (the release in a clean venv at the pins), "
                          "while you iterate on hidden tests and mutants")
     hub = command("hub", cmd_hub, "start a class hub on this machine, as root: JupyterHub for the roster's Unix "
-                  "accounts, nbgrader's exchange, the formgrader as a service (README, \"A class on JupyterHub\")",
+                  "accounts, nbgrader's exchange, the formgrader as a service (docs/hub.md)",
                   lessons=None)
     hub.add_argument("--roster", required=True, metavar="CSV", help="columns username,role,first_name,last_name,email; "
                      "role is student, ta or instructor")
