@@ -224,7 +224,6 @@ COUNT_CLAIMS = [
     (r"\b(\d+) lessons that declare `tpu`", "tpu", None),
     (r"\b(\d+) lessons declare `tpu`", "tpu", None),
     (r"refuses the other (\d+) there", "not tpu", None),
-    (r"\b(\d+) lessons need more than one device", "several devices", None),
     (r"\bThe (\d+) lessons that need several devices", "several devices", None),
     (r"\bevery one of the (\d+) lessons", "lessons", None),
     (r"\bA (\d+)-lesson course", "lessons", None),
