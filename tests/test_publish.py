@@ -19,6 +19,13 @@ COLAB_GITHUB = re.compile(r"^https://colab\.research\.google\.com/github/[A-Za-z
 BADGE_URL = re.compile(r"\(\s*(https://colab\.research\.google\.com/github/[^)\s]+)\)")
 
 
+def broken_links(tree: Path) -> list[str]:
+    """Relative links in the tree's README.md that name no file of the tree (GitHub resolves them so)."""
+    readme = (tree / "README.md").read_text()
+    links = re.findall(r"\]\(([^)\s]+)\)", readme)
+    return [link for link in links if not re.match(r"[a-z]+:", link) and not (tree / link.split("#")[0]).is_file()]
+
+
 def course_copy(root: Path, repository: str = "") -> Course:
     """Every lesson, released, in a scratch course; `repository` goes into its course.toml."""
     shutil.copytree(lessons_template().root, root / "course", symlinks=True)
@@ -121,6 +128,7 @@ def test_a_solution_line_in_a_recorded_output_stays_secret(tmp_path):
 def test_the_students_readme_lists_lessons_by_phase_in_course_order_with_badges(published):
     course, target = published
     readme = (target / "README.md").read_text()
+    assert broken_links(target) == []
     positions = [readme.index(f"`{lesson}`") for lesson in LESSONS]
     assert positions == sorted(positions), "course order"
     assert "### Phase 01: Arrays" in readme and "### Phase 02" in readme
@@ -145,6 +153,7 @@ def test_without_a_repository_nothing_carries_a_badge(tmp_path):
     assert f"[{LESSONS[0]}.ipynb](exercises/{LESSONS[0]}.ipynb)" in readme
     for path in (tmp_path / "student" / "release").rglob("*.ipynb"):
         assert "colab.research.google.com/github" not in path.read_text()
+    assert broken_links(tmp_path / "student") == [], "every link is a path in the published tree, as GitHub shows it"
 
 
 def test_publish_refuses_a_foreign_folder_and_keeps_what_it_does_not_manage(tmp_path):
