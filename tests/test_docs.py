@@ -110,6 +110,7 @@ def link_problems(docs: dict[Path, str]) -> list[str]:
 
 TOP = r"(?:jaxcourse|tests|docs|benchmarks|resources|source|release|exercises|downloads|\.ci)"
 PATH = re.compile(rf"(?<![\w./~<>-])({TOP}/[\w./<>*-]*[\w>*])")
+PACKAGE_PATH = re.compile(r"(?<![\w./~<>-])((?:kernel|grading|run|authoring)/[\w./-]*\.py)")   # inside jaxcourse/
 ROOT_FILE = re.compile(r"(?<![\w./-])(requirements-[\w-]+\.txt|course\.toml|pyproject\.toml|Makefile)\b")
 PLACEHOLDER = re.compile(r"<(?:lesson|lesson-id|id)>")
 DOTTED = re.compile(r"(?<![\w./-])(jaxcourse(?:\.[A-Za-z_]\w*)+)")
@@ -124,6 +125,9 @@ def path_problems(docs: dict[Path, str]) -> list[str]:
             pattern = re.sub(r"<[^>]*>", "*", pattern)
             if not (any(REPO.glob(pattern)) if "*" in pattern else (REPO / pattern).exists()):
                 problems.append(f"{path.relative_to(REPO)}: cites {cited}, which does not exist")
+        for cited in set(PACKAGE_PATH.findall(text)):
+            if not (REPO / "jaxcourse" / cited).is_file():
+                problems.append(f"{path.relative_to(REPO)}: cites {cited}, which is not in jaxcourse/")
     return problems
 
 
@@ -491,6 +495,7 @@ PLANTS = [
     (link_problems, "README.md", "(docs/tpu.md#verified-and-not-yet-verified)", "(docs/tpu.md#verified)"),
     (path_problems, "resources/tpu-gcp/README.md", "`jaxcourse/run/platforms.py`", "`jaxcourse/workers.py`"),
     (path_problems, "docs/architecture.md", "`benchmarks/hub_memory.py`", "`benchmarks/hub_memories.py`"),
+    (path_problems, "docs/security.md", "`grading/exchange.py`", "`grading/exchanges.py`"),
     (module_problems, "docs/instructors.md", "jaxcourse.export.LmsExport", "jaxcourse.export.MoodleExport"),
     (count_problems, "README.md", "A 44-lesson course", "A 43-lesson course"),
     (count_problems, "docs/tpu.md", "33 lessons declare `tpu`", "32 lessons declare `tpu`"),
