@@ -37,7 +37,7 @@ demo: $(STAMP) sandbox-deps
 demo-all: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse demo --all --course-dir demo-course
 
-# A class hub on this machine, as root (README, "A class on JupyterHub"): `make hub ROSTER=roster.csv`.
+# A class hub on this machine, as root (docs/hub.md): `make hub ROSTER=roster.csv`.
 # Every account runs the hub's own environment, outside this clone (which the hub makes private):
 # root's, readable by all (umask 022), with this clone's package installed, not linked.
 HUB_DIR ?= /srv/jaxcourse-hub
@@ -61,7 +61,7 @@ TEST_JOBS ?= 2
 test: $(STAMP) sandbox-deps browser-deps
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --durations=25 $(PYTEST_ARGS)
 
-# The fast tier: the pure core, table-driven, no kernels (about a minute).
+# The fast tier: the pure core, table-driven, no kernels (82 s); docs/performance.md says when and how.
 check: $(STAMP)
 	$(BIN)/python -m pytest -m fast $(PYTEST_ARGS)
 
@@ -83,7 +83,8 @@ publish: $(STAMP)
 check-source: $(STAMP) sandbox-deps
 	$(BIN)/jaxcourse check-source
 
-# A second environment with the newest jax the registry serves, for `check-source-next`.
+# A second environment with a newer jax than the pins (NEXT_JAX: 0.10.2, the version the TPU runs used),
+# for `check-source-next`; `make check-source-next NEXT_JAX=...` tries another.
 NEXT_JAX ?= 0.10.2
 VENV_NEXT := .venv-next
 $(VENV_NEXT)/.installed: requirements-cpu.txt pyproject.toml
@@ -97,7 +98,7 @@ $(VENV_NEXT)/.installed: requirements-cpu.txt pyproject.toml
 check-source-next: $(VENV_NEXT)/.installed sandbox-deps
 	$(VENV_NEXT)/bin/jaxcourse check-source
 
-# What grading on a TPU host needs beyond that host's own packages (README: "Grading on a TPU host"):
+# What grading on a TPU host needs beyond that host's own packages (docs/tpu.md, docs/tpu-evidence.md):
 # the grader's wheels (requirements-tpu-host.txt, x86-64, Python 3.11) and a course of fabricated students,
 # with one more student for each TPU_MUTANTS entry (a lesson's mutant, graded on the chip beside its correct one).
 TPU_MUTANTS ?= pallas-02/exercise_no_running_max

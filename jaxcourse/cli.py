@@ -20,10 +20,10 @@ from sqlalchemy.exc import SAWarning
 from .authoring import fabricate
 from .authoring.check import check_lesson
 from .authoring.lessonfile import ClearOutputs, write_recorded
-from .authoring.publish import publish
+from .authoring.publish import badge_note, publish
 from .authoring.release import release
 from .authoring.scaffold import new_lesson
-from .course import PLATFORMS, SETTINGS_FILE, Course, CourseError
+from .course import PLATFORMS, Course, CourseError
 from .grading.analytics import write_report
 from .grading.expected import trusted_run
 from .grading.grade import grade_lesson
@@ -79,10 +79,10 @@ def _options(args) -> Options:
                    log=(lambda *_: None) if quiet else print, progress=Progress() if quiet else LiveProgress())
 
 
-def _badge_note(course: Course) -> None:
-    if not course.settings().repository:
-        print(f"note: no Open-in-Colab badges: set [publish] repository in {course.root / SETTINGS_FILE} "
-              "to the GitHub repository the course is published to")
+def _badge_note(course: Course, target: Path | None = None) -> None:
+    note = badge_note(course, target)
+    if note:
+        print(note)
 
 
 def cmd_release(args) -> int:
@@ -97,7 +97,7 @@ def cmd_publish(args) -> int:
     course = _course(args)
     written = publish(course, Path(args.target))
     print(f"published {len(written)} files to {Path(args.target).resolve()}: no solution, hidden test or mutant in them")
-    _badge_note(course)
+    _badge_note(course, Path(args.target).resolve())
     return 0
 
 
@@ -368,7 +368,7 @@ def parser() -> argparse.ArgumentParser:
                          help="skip the slowest check (the release in a clean venv at the pins), "
                          "while you iterate on hidden tests and mutants")
     hub = command("hub", cmd_hub, "start a class hub on this machine, as root: JupyterHub for the roster's Unix "
-                  "accounts, nbgrader's exchange, the formgrader as a service (README, \"A class on JupyterHub\")",
+                  "accounts, nbgrader's exchange, the formgrader as a service (docs/hub.md)",
                   lessons=None)
     hub.add_argument("--roster", required=True, metavar="CSV", help="columns username,role,first_name,last_name,email; "
                      "role is student, ta or instructor")

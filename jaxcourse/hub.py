@@ -1,5 +1,5 @@
 """A class hub on one machine (`jaxcourse hub`): JupyterHub for the roster's Unix accounts, nbgrader's
-exchange, and the formgrader as a hub service (README, "A class on JupyterHub").
+exchange, and the formgrader as a hub service (docs/hub.md).
 
 Everyone on the roster is a real Unix account, logged in through PAM, and each one's JupyterLab
 runs under that account: nbgrader's exchange keeps students apart by Unix permissions, so it

@@ -1,4 +1,4 @@
-"""A term on the class hub (`jaxcourse hub`, README "A class on JupyterHub"), end to end.
+"""A term on the class hub (`jaxcourse hub`, docs/hub.md), end to end.
 
 Real JupyterHub with the Python proxy, real Unix accounts logged in through PAM, nbgrader's real
 exchange and formgrader, and Debian's Chromium: two students, an instructor and a TA from a
@@ -540,7 +540,7 @@ def test_a_term_on_the_class_hub(tmp_path, request, grader_turn):
 
 @needs_root
 def test_make_hub_builds_an_environment_every_account_runs_without_the_clone(tmp_path):
-    """`make hub`'s own environment (README, "A class on JupyterHub"): built outside the clone from
+    """`make hub`'s own environment (docs/hub.md): built outside the clone from
     the Makefile's Python (Debian's where there is one), the package installed rather than linked,
     so an account that cannot enter the clone still runs the hub, nbgrader and the grader from it."""
     scratch = Path(tempfile.mkdtemp(prefix="jaxcourse-hubvenv-", dir="/tmp"))

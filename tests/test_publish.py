@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from conftest import LESSONS, REPO, lessons_template
-from jaxcourse.authoring.publish import MARKER, find_secrets, publish, secret_lines
+from jaxcourse.authoring.publish import MARKER, badge_note, find_secrets, github_remote, publish, secret_lines
 from jaxcourse.authoring.release import release
 from jaxcourse.course import Course, CourseError, Settings
 
@@ -17,6 +17,13 @@ from jaxcourse.course import Course, CourseError, Settings
 COLAB_GITHUB = re.compile(r"^https://colab\.research\.google\.com/github/[A-Za-z0-9-]+/[A-Za-z0-9._-]+/blob/"
                           r"[A-Za-z0-9._/-]+/[A-Za-z0-9._/-]+\.ipynb$")
 BADGE_URL = re.compile(r"\(\s*(https://colab\.research\.google\.com/github/[^)\s]+)\)")
+
+
+def broken_links(tree: Path) -> list[str]:
+    """Relative links in the tree's README.md that name no file of the tree (GitHub resolves them so)."""
+    readme = (tree / "README.md").read_text()
+    links = re.findall(r"\]\(([^)\s]+)\)", readme)
+    return [link for link in links if not re.match(r"[a-z]+:", link) and not (tree / link.split("#")[0]).is_file()]
 
 
 def course_copy(root: Path, repository: str = "") -> Course:
@@ -121,6 +128,7 @@ def test_a_solution_line_in_a_recorded_output_stays_secret(tmp_path):
 def test_the_students_readme_lists_lessons_by_phase_in_course_order_with_badges(published):
     course, target = published
     readme = (target / "README.md").read_text()
+    assert broken_links(target) == []
     positions = [readme.index(f"`{lesson}`") for lesson in LESSONS]
     assert positions == sorted(positions), "course order"
     assert "### Phase 01: Arrays" in readme and "### Phase 02" in readme
@@ -145,6 +153,7 @@ def test_without_a_repository_nothing_carries_a_badge(tmp_path):
     assert f"[{LESSONS[0]}.ipynb](exercises/{LESSONS[0]}.ipynb)" in readme
     for path in (tmp_path / "student" / "release").rglob("*.ipynb"):
         assert "colab.research.google.com/github" not in path.read_text()
+    assert broken_links(tmp_path / "student") == [], "every link is a path in the published tree, as GitHub shows it"
 
 
 def test_publish_refuses_a_foreign_folder_and_keeps_what_it_does_not_manage(tmp_path):
@@ -193,3 +202,41 @@ def test_colab_urls_follow_colabs_github_scheme(tmp_path, repository, branch):
     assert COLAB_GITHUB.match(url) and url == (f"https://colab.research.google.com/github/{repository}/blob/"
                                                f"{branch}/release/x-01/x-01.ipynb")
     assert Settings.read(tmp_path / "missing.toml").colab_url("release/x-01/x-01.ipynb") is None
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("remote, repository", [
+    ("https://github.com/uni-x/jax-course-2027.git", "uni-x/jax-course-2027"),
+    ("https://github.com/uni-x/jax.course", "uni-x/jax.course"),
+    ("git@github.com:uni-x/jax-course.git", "uni-x/jax-course"),
+    ("ssh://git@github.com/uni-x/jax-course.git", "uni-x/jax-course"),
+    ("https://gitlab.com/uni-x/jax-course.git", None),
+    (None, None),
+])
+def test_without_a_repository_publish_says_how_to_set_it(tmp_path, remote, repository):
+    """`jaxcourse release` and `publish` print this note while course.toml names no repository: the
+    student edition's links are paths, and the TOML to write, with the target's GitHub remote where
+    it has one. Written into course.toml as printed, it gives the badges."""
+    course = Course.at(tmp_path / "course")
+    course.root.mkdir()
+    (course.root / "course.toml").write_text('[publish]\nrepository = ""\n')
+    target = tmp_path / "student"
+    target.mkdir()
+    if remote is not None:
+        (target / ".git").mkdir()
+        (target / ".git" / "config").write_text(f'[core]\n\tbare = false\n[remote "origin"]\n\turl = {remote}\n'
+                                                '\tfetch = +refs/heads/*:refs/remotes/origin/*\n')
+    assert github_remote(target) == repository
+    note = badge_note(course, target)
+    assert "no Open-in-Colab badges" in note and "links each notebook by its path" in note
+    assert str(course.root / "course.toml") in note and "jaxcourse publish" in note
+    toml = "\n".join(line.split("#")[0].strip() for line in note.splitlines() if line.startswith("    "))
+    assert toml.startswith("[publish]\nrepository = ")
+    (course.root / "course.toml").write_text(toml + "\n")
+    if repository is None:   # the placeholder: refused as it stands, so nobody publishes badges to nowhere
+        with pytest.raises(CourseError, match="real GitHub"):
+            course.settings()
+    else:
+        assert course.settings().repository == repository
+        assert course.settings().colab_url("release/x/x.ipynb").endswith(f"/github/{repository}/blob/main/release/x/x.ipynb")
+        assert badge_note(course, target) == "", "no note once the repository is set"

@@ -1,4 +1,4 @@
-"""A whole term with real nbgrader and its exchange in a temporary root (README, "A term").
+"""A whole term with real nbgrader and its exchange in a temporary root (docs/instructors.md, "A term, command by command").
 
 Two lessons (the fixture's tiny one and welcome-02), four students, each in a folder of their
 own with their own exchange cache. Everything goes through nbgrader's own commands, run as

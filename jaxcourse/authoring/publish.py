@@ -21,7 +21,7 @@ import nbformat
 import numpy as np
 
 from . import fabricate
-from ..course import Course, CourseError, canonical, lesson_title
+from ..course import SETTINGS_FILE, Course, CourseError, canonical, lesson_title
 from .artefacts import RESOURCE_ZIPS
 from .release import open_link, release
 
@@ -155,7 +155,7 @@ def student_readme(course: Course) -> str:
              "Lessons in JAX as Jupyter notebooks that you run and answer yourself. Each lesson explains one "
              "idea, shows it in a figure and a worked program, lets you experiment, and ends with graded "
              "exercises. The visible checks in each notebook tell you how you are doing; hidden tests grade "
-             "the notebook you hand in, on the platform your course grades on (CPU, GPU or TPU).", "",
+             "the notebook you hand in, on the platform your course grades on (the CPU, or a TPU).", "",
              "## How to work a lesson", "",
              f"- **In Google Colab:** {colab}.",
              "- **On your own machine:** `python3 -m venv .venv && .venv/bin/pip install -r requirements.txt`, "
@@ -183,6 +183,38 @@ def student_readme(course: Course) -> str:
     if zips:  # in course order: the lessons' downloads, then the course-wide guides
         parts += ["## Downloads", ""] + [f"- [downloads/{name}](downloads/{name})" for name in zips] + [""]
     return "\n".join(parts)
+
+
+GITHUB_REMOTE = re.compile(r"^\s*url\s*=\s*(?:https://github\.com/|git@github\.com:|ssh://git@github\.com/)"
+                           r"([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+?)(?:\.git)?/?\s*$", re.M)
+
+
+def github_remote(folder: Path) -> str | None:
+    """The "owner/name" of the first GitHub remote in `folder`'s own .git/config, if it has one."""
+    try:
+        config = (folder / ".git" / "config").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    match = GITHUB_REMOTE.search(config)
+    return match.group(1) if match else None
+
+
+def badge_note(course: Course, target: Path | None = None) -> str:
+    """What `release` and `publish` tell an instructor whose course.toml names no repository: the
+    student edition links each notebook by its path, and how to add Open-in-Colab badges. Empty
+    when the repository is set."""
+    if course.settings().repository:
+        return ""
+    remote = github_remote(target) if target is not None else None
+    where = target if target is not None else "the student edition's folder"
+    return ("note: course.toml names no published repository, so there are no Open-in-Colab badges; "
+            "the student edition's README links each notebook by its path, which works on GitHub.\n"
+            f"  For badges: push {where} to a public GitHub repository, set in {course.root / SETTINGS_FILE}\n"
+            "    [publish]\n"
+            f"    repository = \"{remote or 'your-org/your-repo'}\""
+            + ("   # the GitHub remote of that folder" if remote else "") + "\n"
+            '    branch = "main"\n'
+            "  then run `jaxcourse publish` again (it releases every lesson with its badge).")
 
 
 def _stage(course: Course, stage: Path) -> None:

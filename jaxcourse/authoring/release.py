@@ -150,13 +150,18 @@ def open_link(settings: Settings, lesson: str) -> str:
 
 
 def lesson_table(course: Course) -> str:
-    """The README's lesson table, in course order: chapter, phase, id, title and where to open it."""
+    """The README's lesson table, in course order: chapter, phase, the id linked to its release notebook,
+    title, the platforms it may be graded on and the devices it needs (its metadata), and a Colab badge
+    where the course names its published repository."""
     settings = course.settings()
-    rows = ["| chapter | phase | lesson | title | open |", "|---|---|---|---|---|"]
+    head = ["chapter", "phase", "lesson", "title", "platforms", "devices"] + (["open"] if settings.repository else [])
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for lesson in course.lessons():
         info = course.info(lesson)
-        rows.append(f"| {info.chapter} | {info.phase:02d} | `{lesson}` | {lesson_title(course, lesson)} "
-                    f"| {open_link(settings, lesson)} |")
+        cells = [str(info.chapter), f"{info.phase:02d}", f"[`{lesson}`]({release_path(lesson)})",
+                 lesson_title(course, lesson), ", ".join(info.platforms), str(info.devices)]
+        cells += [colab_badge(settings, lesson)] if settings.repository else []
+        rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
