@@ -39,11 +39,6 @@ SEVERAL_DEVICES = [lesson for lesson in LESSONS if INFO[lesson].devices > 1]
 RESULTS = REPO / "benchmarks" / "results"
 CHIP_DAY = "2026-12-07"   # the chip's reports that the documents quote
 
-# Targets the documents may name before the Makefile has them: the lead's branch adds `demo-all`
-# (issue 50's README describes it). Remove an entry once its target is in the Makefile.
-PENDING_TARGETS = {"demo-all"}
-
-
 def documents(root: Path = REPO) -> dict[Path, str]:
     paths = [root / "README.md", *sorted((root / "docs").glob("*.md")), root / "resources" / "tpu-gcp" / "README.md"]
     return {path: path.read_text(encoding="utf-8") for path in paths}
@@ -191,7 +186,7 @@ def make_problems(docs: dict[Path, str], targets: set[str]) -> list[str]:
             for match in re.finditer(r"(?:^|[\s;&|(])make((?:\s+[^\s#;&|)]+)+)", line):
                 words = [word for word in match.group(1).split() if "=" not in word and not word.startswith("-")]
                 target = words[0] if words else None
-                if target and re.fullmatch(r"[a-z][\w-]*", target) and target not in targets | PENDING_TARGETS:
+                if target and re.fullmatch(r"[a-z][\w-]*", target) and target not in targets:
                     problems.append(f"{path.relative_to(REPO)}: `make {target}`: no such Makefile target")
     return problems
 
