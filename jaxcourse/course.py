@@ -103,19 +103,19 @@ class Settings:
             return cls()
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-            publish = data.get("publish", {})
+            publish, demo = data.get("publish", {}), data.get("demo", {}).get("lessons", [])
+            if not isinstance(demo, list) or not all(isinstance(lesson, str) for lesson in demo):
+                raise CourseError(f"{path}: [demo] lessons must be a list of lesson ids, not {demo!r}")
             settings = cls(str(data.get("course", {}).get("title", cls.title)).strip(),
                            str(publish.get("repository", "")).strip(), str(publish.get("branch", "main")).strip(),
                            {int(number): str(title) for number, title in data.get("phases", {}).items()},
-                           tuple(data.get("demo", {}).get("lessons", ())))
+                           tuple(demo))
         except (tomllib.TOMLDecodeError, AttributeError, ValueError) as exc:
             raise CourseError(f"{path}: {exc}") from None
         if settings.repository and (settings.repository.lower() in PLACEHOLDERS
                                     or not GITHUB_REPOSITORY.match(settings.repository)):
             raise CourseError(f"{path}: [publish] repository must be a real GitHub \"owner/name\", "
                               f"not {settings.repository!r}")
-        if not all(isinstance(lesson, str) for lesson in settings.demo):
-            raise CourseError(f"{path}: [demo] lessons must be a list of lesson ids, not {settings.demo!r}")
         if not BRANCH.match(settings.branch):
             raise CourseError(f"{path}: [publish] branch {settings.branch!r} is not a usable branch name")
         return settings

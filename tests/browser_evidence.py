@@ -17,9 +17,13 @@ ARTEFACTS = Path(os.environ.get("JAXCOURSE_TEST_ARTEFACTS", REPO / "test-artefac
 CONSOLE_TAIL = 40
 
 
+def file_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+
+
 class BrowserEvidence:
     def __init__(self, test_id: str):
-        self.folder = ARTEFACTS / re.sub(r"[^A-Za-z0-9_.-]+", "_", test_id)[:120]
+        self.folder = ARTEFACTS / file_name(test_id)[:120]
         self.console: list[str] = []
         self.pages: list = []
 
@@ -37,7 +41,7 @@ class BrowserEvidence:
         self.folder.mkdir(parents=True, exist_ok=True)
         kept = []
         for label, page in self.pages:
-            shot = self.folder / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', label)}.png"
+            shot = self.folder / f"{file_name(label)}.png"
             try:
                 page.screenshot(path=str(shot), full_page=True, timeout=10_000)
                 kept.append(str(shot))
@@ -47,7 +51,6 @@ class BrowserEvidence:
         log.write_text("\n".join(self.console) + "\n")
         tail = "\n".join(self.console[-CONSOLE_TAIL:]) or "(no console messages)"
         return "\n".join(["kept:", *kept, str(log), f"the console's last {CONSOLE_TAIL} lines:", tail])
-
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

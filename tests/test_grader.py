@@ -15,6 +15,7 @@ from conftest import FIXTURES, REPO, fresh_tiny, grade, release_nb, submit_solut
 from jaxcourse import inprocess
 from jaxcourse.authoring import fabricate
 from jaxcourse.cli import main, parser
+from jaxcourse.course import Course
 from jaxcourse.grading.expected import cache_path, expected_path
 from jaxcourse.grading.report import CSV_COLUMNS, write_lesson_feedback
 
@@ -213,7 +214,7 @@ def test_demo_runs_end_to_end(tmp_path):
 
 
 @pytest.mark.fast
-def test_demo_grades_course_tomls_demo_lessons_unless_told_all(tmp_path, monkeypatch):
+def test_demo_grades_course_tomls_demo_lessons_unless_told_all(tmp_path, monkeypatch, capsys):
     """`make demo` takes course.toml's [demo] lessons, `make demo-all` every lesson; the release is
     the first step that reads the choice, so a stub release records it without grading anything."""
     import jaxcourse.cli as cli
@@ -242,12 +243,12 @@ def test_demo_grades_course_tomls_demo_lessons_unless_told_all(tmp_path, monkeyp
     assert main([*demo, "--all", "tiny"]) == 2 and not released
     (origin / "course.toml").write_text('[demo]\nlessons = "tiny"\n')
     assert main(demo) == 2 and not released
+    assert "[demo] lessons must be a list of lesson ids" in capsys.readouterr().err
 
 
 @pytest.mark.fast
 def test_the_repositorys_demo_covers_the_phases_the_readme_promises():
     """A basic lesson, one on several devices, a Pallas kernel and the capstone: few enough to be quick."""
-    from jaxcourse.course import Course
     course = Course.at(REPO)
     demo = course.settings().demo
     infos = [course.info(lesson) for lesson in demo]
