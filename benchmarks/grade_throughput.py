@@ -13,18 +13,31 @@ then, on the same machine, times:
   3b. warm kernels with `--no-compilation-cache`, to show what the cache of the lesson's visible
       code is worth (the instructor's solution and hidden tests are no longer in it);
   4. the instructor's solution as a bare Python script (no kernel, no grading), best of three.
-With --scaling W it measures instead how grading scales with the host's cores: `jaxcourse grade`
-with 1 worker and with W workers, alternating for --rounds rounds on fresh copies (a 16-core
-host: --scaling 16 --rounds 1; the submissions default to 8 per worker, so that the tail where
-workers run out of notebooks stays short).
+With --scaling W1,W2,... it measures instead how grading scales with workers, with plain papermill
+as the baseline in the same run: for each count W in turn, `jaxcourse grade --workers W` on a fresh
+course of n submissions (default 48, the same for every W; the instructor's solution run and the
+cache fill included), then the same n notebooks each run by bare `papermill.execute_notebook` in a
+Python process of its own, W at a time (ipc kernels, every cell run, nothing graded). It prints
+submissions a minute for both and each one's speed-up over its own W=1 figure. --json PATH keeps
+the host's facts and the figures, rewritten after every W; run again with the same lesson, n and
+sandbox setting, it skips the counts already there (so a run cut off by a time limit is finished by
+running it again), and --stop-after SECONDS starts no count that would end past SECONDS.
+--unsafe-no-sandbox is passed to `jaxcourse grade` where bubblewrap cannot start (a TPU host).
 CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1 (sandboxes
 included, other load excluded); elsewhere from /proc/stat, so run it quiet.
-Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20] [--rounds 3] [--scaling W]
+Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20] [--rounds 3]
+       .venv/bin/python benchmarks/grade_throughput.py --scaling 1,2,4,8,12 [-n 48] [--lesson L] [--json PATH]
+                                                       [--unsafe-no-sandbox] [--stop-after SECONDS]
 """
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import datetime
+import importlib.metadata
+import json
 import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -38,6 +51,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import nbformat  # noqa: E402
+from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 
 from jaxcourse.authoring import fabricate  # noqa: E402
 from jaxcourse.authoring.artefacts import solution_notebook, solution_script  # noqa: E402
@@ -106,35 +120,165 @@ def build(root: Path, lesson: str, count: int) -> Course:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lesson", default="welcome-02")
-    parser.add_argument("-n", type=int, help="submissions (default 20; with --scaling, 8 per worker)")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
-    parser.add_argument("--scaling", type=int, metavar="W", help="time 1 worker against W workers instead")
+    parser.add_argument("-n", type=int, help="submissions (default 20; with --scaling, 48)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds against stock nbgrader (default 3)")
+    parser.add_argument("--scaling", type=worker_counts, metavar="W1,W2,...",
+                        help="time jaxcourse and plain papermill with each of these worker counts instead")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="with --scaling: keep the figures here (and resume)")
+    parser.add_argument("--stop-after", type=float, metavar="SECONDS",
+                        help="with --scaling: start no count that would end after SECONDS")
+    parser.add_argument("--unsafe-no-sandbox", action="store_true",
+                        help="with --scaling: grade without bubblewrap (a host without user namespaces)")
     args = parser.parse_args()
+    if not args.scaling and (args.json or args.stop_after is not None or args.unsafe_no_sandbox):
+        parser.error("--json, --stop-after and --unsafe-no-sandbox go with --scaling")
     bin_dir = Path(sys.executable).parent
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
-    ours = [str(bin_dir / "jaxcourse"), "grade", args.lesson, "--quiet"]
+    # `python -m jaxcourse.cli`: a host given the package on PYTHONPATH (a TPU host) has no `jaxcourse` script.
+    ours = [sys.executable, "-m", "jaxcourse.cli", "grade", args.lesson, "--quiet"]
     if args.scaling:
-        scaling(args.lesson, args.n or 8 * args.scaling, args.scaling, args.rounds, ours, env)
+        scaling(args.lesson, args.n or 48, args.scaling, ours, env, args.json, args.stop_after, args.unsafe_no_sandbox)
     else:
         against_stock(args.lesson, args.n or 20, args.rounds, ours, env)
 
 
-def scaling(lesson: str, n: int, workers: int, rounds: int, ours: list[str], env: dict[str, str]) -> None:
-    """Wall time of grading with 1 worker against `workers` workers, from fresh courses."""
-    print(f"lesson {lesson}, {n} submissions, {os.cpu_count()} cores, 1 against {workers} workers, "
-          f"{rounds} round(s)")
-    speedups = []
+def worker_counts(text: str) -> list[int]:
+    counts = [int(w) for w in text.split(",")]
+    if not counts or min(counts) < 1 or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError("distinct positive worker counts, comma-separated")
+    return counts
+
+
+# One submission under plain papermill: its own process and kernel, as a course without jaxcourse
+# would run it. The kernel talks over unix sockets (ipc) in a private folder, because a TPU host
+# refuses IP sockets. allow_errors (an nbclient option papermill passes on) runs every cell, as
+# grading does; without it papermill stops at the first failing cell, and the wrong and blank
+# submissions would cost it less than they cost us. papermill still raises at the end for them.
+PAPERMILL_DRIVER = """
+import os, sys, tempfile
+import papermill
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
+
+source, target = sys.argv[1:3]
+with tempfile.TemporaryDirectory(prefix="pm-") as private:  # made 0700
+    km = AsyncKernelManager(kernel_name="python3", transport="ipc",
+                            connection_file=os.path.join(private, "kernel.json"))
+    run_sync(km.start_kernel)(cwd=os.path.dirname(os.path.abspath(source)))
+    try:
+        papermill.execute_notebook(source, target, km=km, kernel_name="python3", progress_bar=False,
+                                   log_output=False, allow_errors=True)
+    except papermill.PapermillExecutionError:
+        pass  # a wrong or blank submission: it ran to the end all the same
+    finally:
+        run_sync(km.shutdown_kernel)(now=True)
+"""
+
+
+def papermill_seconds(notebooks: list[Path], out_dir: Path, workers: int, env: dict[str, str]) -> float:
+    """Wall time of running `notebooks` with plain papermill, `workers` processes at a time."""
+    out_dir.mkdir(parents=True)
+
+    def run(source: Path) -> None:
+        target = out_dir / f"{source.parent.parent.name}.ipynb"  # submitted/<student>/<lesson>/<lesson>.ipynb
+        done = subprocess.run([sys.executable, "-c", PAPERMILL_DRIVER, str(source), str(target)],
+                              cwd=out_dir, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"papermill on {source} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+
+    start = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        list(pool.map(run, notebooks))  # list(): re-raises a worker's SystemExit here
+    return time.perf_counter() - start
+
+
+def host_facts(lesson: str, n: int, sandboxed: bool) -> dict:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        changed = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
+                                      capture_output=True, text=True, check=True).stdout.strip())
+    except (OSError, subprocess.CalledProcessError):
+        commit, changed = None, None  # a copy of the tree without git (a carried bundle)
+    return {"cpu_count": os.cpu_count(), "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "lesson": lesson, "n": n, "sandboxed": sandboxed, "commit": commit, "uncommitted_changes": changed,
+            "python": platform.python_version(), "jax": importlib.metadata.version("jax")}
+
+
+def write_json(path: Path, doc: dict) -> None:
+    """Atomically: a run killed mid-write leaves the previous figures, not half a file."""
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+    os.replace(temp, path)
+
+
+def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[str, str],
+            json_path: Path | None, stop_after: float | None, unsafe_no_sandbox: bool) -> None:
+    """Submissions a minute of `jaxcourse grade` and of plain papermill at each worker count."""
+    began = time.perf_counter()
+    doc = {"host": host_facts(lesson, n, not unsafe_no_sandbox), "results": []}
+    if json_path and json_path.exists():
+        old = json.loads(json_path.read_text())
+        same = ("lesson", "n", "sandboxed")
+        if any(old["host"][k] != doc["host"][k] for k in same):
+            held = ", ".join(f"{k} {old['host'][k]}" for k in same)
+            sys.exit(f"{json_path} holds another run ({held}); pass another --json PATH")
+        doc["results"] = old["results"]  # its host facts stay those of the run that began it
+        doc["host"] = old["host"]
+    if unsafe_no_sandbox:
+        ours = [*ours, "--unsafe-no-sandbox"]
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    print(f"lesson {lesson}, {n} submissions, {os.cpu_count()} cores, workers {','.join(map(str, counts))}, "
+          f"{'unsandboxed' if unsafe_no_sandbox else 'sandboxed'}; papermill's kernel: {spec.resource_dir} "
+          f"({spec.argv[0]})", flush=True)
+    done = {r["workers"] for r in doc["results"]}
+    if done & set(counts):
+        print(f"already in {json_path}: W={','.join(str(w) for w in counts if w in done)}")
+    todo = [w for w in counts if w not in done]
+    last_duration = None  # seconds the previous count took here (course built, ours, papermill)
     with tempfile.TemporaryDirectory(prefix="jaxcourse-bench-") as scratch:
-        for r in range(rounds):
-            one_s, one_cpu = timed([*ours, "--workers", "1"], build(Path(scratch) / f"one-{r}", lesson, n).root, env)
-            many_s, many_cpu = timed([*ours, "--workers", str(workers)],
-                                     build(Path(scratch) / f"many-{r}", lesson, n).root, env)
-            speedups.append(one_s / many_s)
-            print(f"round {r + 1}: 1 worker {one_s:6.1f} s ({one_cpu / n:.2f} CPU-s a submission), {workers} workers "
-                  f"{many_s:6.1f} s ({many_cpu / n:.2f} CPU-s): {one_s / many_s:.2f}x", flush=True)
-    speedup = statistics.median(speedups)
-    print(f"speed-up of {workers} workers over 1:   {speedup:5.2f}x  (median; {speedup / workers:.0%} of linear; "
-          "the instructor's solution run and the cache fill are in both)")
+        for i, workers in enumerate(todo):
+            # A count with more workers should take no longer than the one before it, so the
+            # last one's duration is a safe guess for the next.
+            elapsed = time.perf_counter() - began
+            if stop_after is not None and last_duration is not None and elapsed + last_duration > stop_after:
+                print(f"stopping after {elapsed:.0f} s: W={','.join(map(str, todo[i:]))} would likely end past "
+                      f"{stop_after:.0f} s (the last count took {last_duration:.0f} s); run again to finish")
+                break
+            started = time.perf_counter()
+            course = build(Path(scratch) / f"w{workers}", lesson, n)
+            notebooks = sorted(course.submitted.glob(f"*/{lesson}/{lesson}.ipynb"))
+            ours_s, _ = timed([*ours, "--workers", str(workers)], course.root, env)
+            pm_s = papermill_seconds(notebooks, Path(scratch) / f"papermill-{workers}", workers, env)
+            shutil.rmtree(Path(scratch) / f"w{workers}")
+            shutil.rmtree(Path(scratch) / f"papermill-{workers}")
+            last_duration = time.perf_counter() - started
+            doc["results"].append({"workers": workers, "ours_seconds": round(ours_s, 2),
+                                   "ours_per_minute": round(60 * n / ours_s, 2), "papermill_seconds": round(pm_s, 2),
+                                   "papermill_per_minute": round(60 * n / pm_s, 2)})
+            doc["results"].sort(key=lambda r: r["workers"])
+            if json_path:
+                write_json(json_path, doc)
+            base = doc["results"][0]  # W=1 where measured
+            row = doc["results"][[r["workers"] for r in doc["results"]].index(workers)]
+            print(f"W={workers:2d}: jaxcourse {row['ours_per_minute']:.1f}/min "
+                  f"({row['ours_per_minute'] / base['ours_per_minute']:.2f}x), papermill "
+                  f"{row['papermill_per_minute']:.1f}/min ({row['papermill_per_minute'] / base['papermill_per_minute']:.2f}x)"
+                  f"   [{row['ours_seconds']:.1f} s + {row['papermill_seconds']:.1f} s, {last_duration:.0f} s with the build]", flush=True)
+    results = [r for r in doc["results"] if r["workers"] in counts]
+    if not results:
+        return
+    base = doc["results"][0]
+    print(f"\nspeed-ups are over W={base['workers']}; n={n} each; jaxcourse includes the instructor's solution run "
+          "and the cache fill, papermill runs the notebooks only (no grading)")
+    print(" workers | jaxcourse s  /min  speed-up | papermill s  /min  speed-up | jaxcourse/papermill")
+    for r in results:
+        print(f" {r['workers']:7d} | {r['ours_seconds']:11.1f} {r['ours_per_minute']:5.1f} "
+              f"{r['ours_per_minute'] / base['ours_per_minute']:8.2f}x | {r['papermill_seconds']:11.1f} "
+              f"{r['papermill_per_minute']:5.1f} {r['papermill_per_minute'] / base['papermill_per_minute']:8.2f}x | "
+              f"{r['ours_per_minute'] / r['papermill_per_minute']:.2f}x")
 
 
 def against_stock(lesson: str, n: int, rounds: int, ours: list[str], env: dict[str, str]) -> None:

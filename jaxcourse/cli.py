@@ -34,7 +34,9 @@ from .grading.score import Status
 from .hub import GRADER, HubPlan, read_roster
 from .inprocess import add_options, check_in_process, compare_exports
 from .run.backends import BACKENDS, GRADING_BACKENDS
-from .run.execute import BackendUnavailable, Limits, PlatformUnavailable, SandboxUnavailable, preflight, require_sandbox
+from .run.bubblewrap import SandboxUnavailable, require_sandbox
+from .run.execute import BackendUnavailable, PlatformUnavailable, preflight
+from .run.limits import Limits
 
 DEMO_MARKER = ".jaxcourse-demo"
 

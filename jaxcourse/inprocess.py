@@ -28,7 +28,7 @@ from .authoring.mutation import judge_mutants, run_mutation_notebook
 from .course import PLATFORMS, Course, CourseError
 from .grading.score import compare
 from .grading.trusted import lesson_env, script_env, solution_failures, source_hash
-from .run.execute import Limits
+from .run.limits import Limits
 from .run.kernelfree import Process, execute_here
 from .run.safefs import atomic_write
 

@@ -7,6 +7,7 @@ import base64
 import codecs
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -14,7 +15,6 @@ import time
 
 import nbformat
 import numpy as np
-import psutil
 import pytest
 
 from conftest import nested_folders
@@ -22,11 +22,12 @@ from jaxcourse.grading.report import csv_row, feedback_notebook, spreadsheet_saf
 from jaxcourse.grading.sanitize import UnreadableSubmission, read_submission
 from jaxcourse.grading.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
 from jaxcourse.kernel import prelude
-from jaxcourse.run import safefs
-from jaxcourse.run.execute import (RUNS_PREFIX, Limits, RunSettings, SandboxUnavailable, _tree_usage,
-                                   accelerator_nodes, bwrap_command, device_mapped_bytes, remove_abandoned_runs,
-                                   runs_folder, sandbox_env)
+from jaxcourse.run import limits, safefs
+from jaxcourse.run.bubblewrap import SandboxUnavailable, accelerator_nodes, bwrap_command, sandbox_env
+from jaxcourse.run.execute import RunSettings
+from jaxcourse.run.limits import Limits, device_mapped_bytes, tree_usage, watchdog_verdict
 from jaxcourse.run.platforms import worker_env
+from jaxcourse.run.workdirs import RUNS_PREFIX, remove_abandoned_runs, runs_folder
 
 pytestmark = pytest.mark.fast
 
@@ -607,12 +608,42 @@ def test_the_watchdog_counts_threads_as_tasks():
     for thread in threads:
         thread.start()
     try:
-        _, tasks = _tree_usage(psutil.Process())
+        _, tasks = tree_usage(os.getpid())
         assert tasks >= 21
     finally:
         stop.set()
         for thread in threads:
             thread.join()
+
+
+# A child that starts a grandchild holding 128 MiB, and says when it is ready.
+HOARDING_GRANDCHILD = ("import subprocess, sys\n"
+                       "code = 'import sys, time\\nhoard = bytearray(128 * 2**20)\\nprint(1, flush=True)\\ntime.sleep(60)'\n"
+                       "grandchild = subprocess.Popen([sys.executable, '-c', code], stdout=subprocess.PIPE)\n"
+                       "grandchild.stdout.readline()\nprint('ready', flush=True)\ngrandchild.wait()\n")
+
+
+@pytest.mark.parametrize("task_files", [True, False], ids=["task-children-files", "psutil"])
+def test_the_watchdog_counts_every_descendant(monkeypatch, task_files):
+    """Children and grandchildren count, whether the tree is read from /proc/PID/task/TID/children
+    or, where the host does not fill those files, through psutil."""
+    if task_files:
+        assert limits.task_files_list_children()  # this machine's kernel fills them
+    else:
+        monkeypatch.setattr(limits, "task_files_list_children", lambda: False)
+    before, tasks_before = tree_usage(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", HOARDING_GRANDCHILD], stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        assert child.stdout.readline() == b"ready\n"
+        after, tasks_after = tree_usage(os.getpid())
+        assert after - before >= 128 * 2**20 and tasks_after >= tasks_before + 2
+        assert watchdog_verdict(os.getpid(), Limits(memory_bytes=after - 64 * 2**20)) == "memory"
+        assert watchdog_verdict(os.getpid(), Limits(memory_bytes=after + 2**30, max_processes=tasks_after - 1)
+                                ) == "processes"
+        assert watchdog_verdict(os.getpid(), Limits(memory_bytes=after + 2**30, max_processes=tasks_after + 64)) == ""
+    finally:
+        os.killpg(child.pid, 9)
+        child.wait()
 
 
 # /proc/PID/maps of a TPU process on a v5e host (gVisor), cut: its RSS counted the chip's mappings.
@@ -636,12 +667,12 @@ def test_the_watchdog_leaves_out_device_memory_and_allows_for_the_tpu_runtime():
 def test_the_watchdog_counts_memfd_memory_that_no_rss_shows():
     """Without cgroups, memory written into a memfd and never mapped must still count (once,
     however many descriptors share it)."""
-    before, _ = _tree_usage(psutil.Process())
+    before, _ = tree_usage(os.getpid())
     fd = os.memfd_create("hoard")
     second = os.dup(fd)
     try:
         os.write(fd, b"x" * (64 * 2**20))
-        after, _ = _tree_usage(psutil.Process())
+        after, _ = tree_usage(os.getpid())
         assert 64 * 2**20 <= after - before < 96 * 2**20
     finally:
         os.close(fd)

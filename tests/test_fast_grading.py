@@ -17,8 +17,9 @@ from jaxcourse.grading.expected import cache_path, expected_path
 from jaxcourse.grading.options import PREIMPORT
 from jaxcourse.grading.record import executed_path
 from jaxcourse.run import ray_backend
-from jaxcourse.run.execute import (SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache, Limits, RunSettings, Sandbox,
-                               SandboxSpec)
+from jaxcourse.run.bubblewrap import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache
+from jaxcourse.run.execute import RunSettings, Sandbox, SandboxSpec
+from jaxcourse.run.limits import Limits
 from test_resume import export_totals
 
 JIT_PROGRAM = ("import jax, jax.numpy as jnp\n"

@@ -13,8 +13,8 @@ import pytest
 from conftest import fresh_tiny, grade, nested_folders, release_nb, submit_solution
 from jaxcourse.authoring import fabricate
 from jaxcourse.grading.record import executed_path
-from jaxcourse.run import safefs
-from jaxcourse.run.execute import Limits
+from jaxcourse.run import execute, safefs
+from jaxcourse.run.limits import Cgroup, Limits
 
 WRONG_SUMS = "def column_sums(table):\n    return table.sum(axis=0) + 1\n"
 
@@ -300,7 +300,7 @@ def test_a_killed_grader_leaves_no_run_folder_behind(tmp_path):
     import os
     import subprocess
     import sys
-    from jaxcourse.run.execute import remove_abandoned_runs, runs_folder
+    from jaxcourse.run.workdirs import remove_abandoned_runs, runs_folder
     before = set(runs_folder().glob("run-*"))
     grader = subprocess.Popen([sys.executable, "-c", "import os, time\nfrom jaxcourse.run.execute import Sandbox\n"
                                "box = Sandbox()\nprint(box.workdir, flush=True)\ntime.sleep(600)\n"],
@@ -341,9 +341,28 @@ def slow_cells(nb):
 
 # Every limit but the sandbox's own holds without it too (`--unsafe-no-sandbox`, where bwrap cannot start).
 LIMIT_MODES = {"params": [True, False], "ids": ["sandboxed", "unsandboxed"]}
+# ...and where no cgroup can be made either (an ordinary account on a TPU VM): the watchdog's turn.
+CAP_MODES = {"params": [(True, True), (False, True), (False, False)],
+             "ids": ["sandboxed", "unsandboxed", "unsandboxed-no-cgroup"]}
 
 
-@pytest.fixture(scope="module", **LIMIT_MODES)
+class NoCgroup(Cgroup):
+    """What Cgroup becomes on a host that refuses to make one."""
+
+    def __init__(self, limits):
+        self.dirs, self.oom_files, self.pids_events = [], [], []
+
+
+def grade_capped(course, request, **options):
+    """Grade in `request.param`'s mode: (sandboxed, cgroups allowed)."""
+    sandbox, cgroups = request.param
+    with pytest.MonkeyPatch.context() as patch:
+        if not cgroups:
+            patch.setattr(execute, "Cgroup", NoCgroup)
+        return grade(course, "tiny", sandbox=sandbox, **options)
+
+
+@pytest.fixture(scope="module", **CAP_MODES)
 def limited(request, tmp_path_factory):
     course = fresh_tiny(tmp_path_factory.mktemp("limits"))
     spin = "def column_sums(table):\n    while True:\n        pass\n"
@@ -359,10 +378,10 @@ def limited(request, tmp_path_factory):
     submit_solution(course, "flood", edit=prepend(flood))
     limits = Limits(cell_timeout=8, notebook_timeout=300, memory_bytes=1536 * 2**20, max_processes=64,
                     output_bytes=2 * 2**20)
-    return course, grade(course, "tiny", limits=limits, sandbox=request.param)
+    return course, grade_capped(course, request, limits=limits)
 
 
-@pytest.fixture(scope="module", **LIMIT_MODES)
+@pytest.fixture(scope="module", **CAP_MODES)
 def hogged(request, tmp_path_factory):
     """A 3 GiB allocation under a 1.5 GiB cap, alone, with a cell timeout it never needs: on a
     loaded machine the cap must still be what stops it."""
@@ -370,8 +389,7 @@ def hogged(request, tmp_path_factory):
     hog = ("import numpy as np\ndef column_sums(table):\n    hog = np.ones((2**30 // 8) * 3)\n"
            "    return table.sum(axis=0)\n")
     submit_solution(course, "hog", edit=answer(hog))
-    return grade(course, "tiny", limits=Limits(cell_timeout=120, memory_bytes=1536 * 2**20),
-                 sandbox=request.param)["hog"]
+    return grade_capped(course, request, limits=Limits(cell_timeout=120, memory_bytes=1536 * 2**20))["hog"]
 
 
 @pytest.fixture(scope="module", **LIMIT_MODES)

@@ -20,7 +20,8 @@ from jaxcourse.grading import trusted
 from jaxcourse.grading.score import STATUSES, CellResult, Status
 from jaxcourse.inprocess import Outcome
 from jaxcourse.run import platforms
-from jaxcourse.run.execute import CompilationCache, RunSettings
+from jaxcourse.run.bubblewrap import CompilationCache
+from jaxcourse.run.execute import RunSettings
 
 pytestmark = pytest.mark.fast
 

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import fresh_tiny, grade, submit_solution
 from jaxcourse.grading.record import executed_path
-from jaxcourse.run.execute import runs_folder
+from jaxcourse.run.workdirs import runs_folder
 from test_fast_grading import printed_in
 from test_hostile import by_id, prepend
 

@@ -16,7 +16,8 @@ from jaxcourse.grading.grade import Options, grade_lesson
 from jaxcourse.grading.record import LedgerEntry
 from jaxcourse.grading.report import read_csv, write_lesson_feedback
 from jaxcourse.run import backends
-from jaxcourse.run.execute import Limits, Sandbox, SandboxSpec
+from jaxcourse.run.execute import Sandbox, SandboxSpec
+from jaxcourse.run.limits import Limits
 from test_core import colab_download
 from test_fast_grading import printed
 from test_hostile import code

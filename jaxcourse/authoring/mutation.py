@@ -23,7 +23,10 @@ from ..grading.expected import current_expected, keep_expected
 from ..grading.options import Options
 from ..grading.score import CellResult, Status, receipt_of, score_cell
 from ..grading.trusted import Executor, interrupted_by, judge_solution, run
-from ..run.execute import KERNEL_DIR, CompilationCache, Execution, Sandbox
+from ..run.bubblewrap import CompilationCache
+from ..run.execute import Sandbox
+from ..run.runner import KERNEL_DIR
+from ..run.supervise import Execution
 
 SOLUTION_RECEIPT_ID = "jaxcourse-solution-receipt"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
@@ -19,7 +20,8 @@ from nbformat.notebooknode import NotebookNode
 from ..course import Course, CourseError
 from ..run import safefs
 from ..run.backends import BACKENDS
-from ..run.execute import CompilationCache, Sandbox
+from ..run.bubblewrap import CompilationCache
+from ..run.execute import Sandbox
 from ..run.platforms import TABLE
 from ..run.safefs import atomic_write
 from .options import Options
@@ -87,22 +89,34 @@ def current_expected(course: Course, lesson: str, options: Options) -> dict | No
     return cached if fresh and cached_ok else None
 
 
-def expected_values(course: Course, lesson: str, options: Options, preflight: Callable[[str], object]) -> dict:
+def expected_values(course: Course, lesson: str, options: Options, preflight: Callable[[str], object],
+                    submissions_may_run: threading.Event | None = None) -> dict:
     """Run the instructor's solution and keep its exports (and fill the lesson's cache).
 
     The run's receipt proves that JAX started the platform. When the solution fails, `preflight`
     first rules out the likelier cause, a platform JAX cannot start here.
+    `submissions_may_run` is set as soon as submissions can run beside what is left: on CPU once
+    the cache is filled (they need no expected values, only their scoring does); on a platform
+    whose devices take one process at a time, when both runs are over.
     """
-    # On CPU the two runs share no device, so the cache fills while the solution runs (each
-    # GPU or TPU chip takes one process at a time).
-    side_by_side = uses_cache(options) and not TABLE[options.platform].exclusive
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        filling = pool.submit(fill_cache, course, lesson, options) if side_by_side else None
-        try:
-            values = trusted_run(course, lesson, options)
-        except CourseError:
-            preflight(options.platform)
-            raise
-        if filling:
-            filling.result()
-    return keep_expected(course, lesson, options, values, filled=side_by_side)
+    may_run = submissions_may_run or threading.Event()
+    shares_devices = not TABLE[options.platform].exclusive
+    # On CPU the two runs share no device, so the cache fills while the solution runs.
+    side_by_side = uses_cache(options) and shares_devices
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            filling = pool.submit(fill_cache, course, lesson, options) if side_by_side else None
+            if filling:
+                filling.add_done_callback(lambda _: may_run.set())
+            elif shares_devices and not uses_cache(options):
+                may_run.set()
+            try:
+                values = trusted_run(course, lesson, options)
+            except CourseError:
+                preflight(options.platform)
+                raise
+            if filling:
+                filling.result()
+        return keep_expected(course, lesson, options, values, filled=side_by_side)
+    finally:
+        may_run.set()

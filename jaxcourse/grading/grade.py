@@ -6,17 +6,19 @@ import queue
 import threading
 import time
 import traceback
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Callable
 
 from nbformat.notebooknode import NotebookNode
 
 from . import report
 from ..course import Course, CourseError
 from ..run.backends import BACKENDS
-from ..run.execute import CompilationCache, Execution, SandboxUnavailable, assert_hidden, require_sandbox
+from ..run.bubblewrap import CompilationCache, SandboxUnavailable, assert_hidden, require_sandbox
+from ..run.supervise import Execution
 from .collect import Submission, collect
 from .expected import cache_path, current_expected, expected_values, uses_cache
 from .late import assign_late_penalties
@@ -62,7 +64,7 @@ def stage(name: str):
 
 
 def grade_notebook(course: Course, lesson: str, notebook: str, student: str, path: Path | None,
-                   tests: list[TestCell], expected: dict, options: Options, execute: Executor,
+                   tests: list[TestCell], expected: Callable[[], dict], options: Options, execute: Executor,
                    notes: list[str], why_missing: str | None = None) -> Graded:
     """Grade one notebook file (None: not submitted, for `why_missing`). `notes` (what collect
     chose or ignored) follow each row's own detail, before what reading repaired."""
@@ -92,7 +94,8 @@ def grade_notebook(course: Course, lesson: str, notebook: str, student: str, pat
     if merged is None:
         return all_rows(*(interrupted_by(execution) or (Status.ERROR, "the notebook produced no result")), repairs)
     with stage("scoring"):
-        return score_notebook(merged, own, execution, receipt, [*notes, *repairs], readded, tests, expected, options)
+        return score_notebook(merged, own, execution, receipt, [*notes, *repairs], readded, tests,
+                              expected()["checks"], options)
 
 
 def score_notebook(merged: NotebookNode, own: NotebookNode, execution: Execution, receipt: dict | None,
@@ -124,16 +127,17 @@ def score_notebook(merged: NotebookNode, own: NotebookNode, execution: Execution
 
 
 def grade_submission(course: Course, submission: Submission, structure: dict[str, list[TestCell]],
-                     expected: dict, options: Options, execute: Executor, gradebook_lock: threading.Lock
-                     ) -> LedgerEntry:
-    """Grade one student's folder, record it, and return its ledger entry."""
+                     expected: Callable[[], dict], options: Options, execute: Executor,
+                     gradebook_lock: threading.Lock) -> LedgerEntry:
+    """Grade one student's folder, record it, and return its ledger entry; `expected` waits for the
+    expected values, which only scoring needs."""
     results, csv_rows = {}, []
     for notebook, tests in structure.items():
         path, detail = submission.notebooks.get(notebook), submission.details.get(notebook)
         notes = [detail] if path is not None and detail else []  # which file stood in for the notebook
         notes += submission.notes + ([] if options.sandbox else [UNSAFE_NOTE])
         graded = grade_notebook(course, submission.lesson, notebook, submission.student, path, tests,
-                                expected["checks"], options, execute, notes, detail)
+                                expected, options, execute, notes, detail)
         results[notebook] = graded.rows
         with stage("recording"):
             reviewed = graded.notebook and reviewed_notebook(graded.notebook, graded.own, graded.rows)
@@ -143,7 +147,7 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
     with gradebook_lock, stage("recording"):  # SQLite writes are serialised, one transaction per student
         record_grades(course, submission.lesson, submission.student, results, submission.submitted_at)
-    return LedgerEntry(submission.student, "", expected["source_hash"], options.platform, csv_rows,
+    return LedgerEntry(submission.student, "", expected()["source_hash"], options.platform, csv_rows,
                        {notebook: [asdict(row) for row in rows] for notebook, rows in results.items()})
 
 
@@ -252,13 +256,6 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     # device before their notebook arrives, and the cache they mount is filled before it does.
     executors, close = backend.executors(options.run_settings(course, lesson), workers,
                                          len(todo) * len(structure), cache)
-    try:
-        if current:  # stored values prove nothing about this machine; a fresh run's receipt does
-            backend.preflight(options.platform)
-        expected = current or expected_values(course, lesson, options, backend.preflight)
-    except BaseException:
-        close()
-        raise
     start = time.monotonic()
     slots: queue.Queue[Executor] = queue.Queue()
     for execute in executors:
@@ -266,10 +263,14 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     lock = threading.Lock()
     progress = options.progress
     progress.start(lesson, total, kept=len(kept))
+    # Submissions run while the expected values are made (expected_values says when they may);
+    # only their scoring waits for the values.
+    expected: Future[dict] = Future()
+    may_run = threading.Event()
 
     log = course.state / "logs" / f"{lesson}.log"
 
-    def grade_one(index: int) -> LedgerEntry:
+    def grade_one(index: int) -> LedgerEntry | None:
         submission = submissions[index]
         try:  # whatever fails for one submission fails only its own rows
             if submission.failure is not None:
@@ -278,14 +279,19 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
                 digest = submission.content_hash()  # before grading: a file changed meanwhile is regraded next run
             execute = slots.get()
             try:
+                may_run.wait()
+                if expected.done() and expected.exception():
+                    return None  # the run stops: see below
                 options.log(f"[{index + 1}/{total}] {submission.student}: grading")
-                entry = grade_submission(course, submission, structure, expected, options, execute, lock)
+                entry = grade_submission(course, submission, structure, expected.result, options, execute, lock)
             finally:
                 slots.put(execute)
             entry.submission_hash = digest
             with lock, stage("recording"):
                 entry.save(course, lesson)
         except Exception as exc:
+            if expected.done() and expected.exception():
+                return None
             entry = failed_submission(course, submission, structure, exc, log)
         with lock:
             progress.advance(entry)
@@ -293,7 +299,19 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
 
     try:
         with ThreadPoolExecutor(max_workers=workers) as threads:
-            fresh = dict(zip(todo, threads.map(grade_one, todo)))
+            running = [threads.submit(grade_one, index) for index in todo]
+            try:
+                if current:  # stored values prove nothing about this machine; a fresh run's receipt does
+                    backend.preflight(options.platform)
+                expected.set_result(current or expected_values(course, lesson, options, backend.preflight, may_run))
+            except BaseException as exc:  # no grades without expected values: nothing is recorded
+                expected.set_exception(exc)
+                for future in running:
+                    future.cancel()
+                raise
+            finally:
+                may_run.set()
+            fresh = {index: future.result() for index, future in zip(todo, running)}
     finally:
         close()
         progress.stop()

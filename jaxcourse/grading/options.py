@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from ..course import Course
-from ..run.execute import Limits, RunSettings
+from ..run.execute import RunSettings
+from ..run.limits import Limits
 from .trusted import lesson_env
 
 if TYPE_CHECKING:

@@ -16,7 +16,8 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from ..course import Course, CourseError
-from ..run.execute import KERNEL_DIR, Execution
+from ..run.runner import KERNEL_DIR
+from ..run.supervise import Execution
 from ..run.platforms import TABLE
 from .score import Status, check_records, inert_output_metadata, receipt_of, score_cell
 

@@ -30,14 +30,14 @@ from papermill.utils import merge_kwargs, remove_args
 RECORD_MIMES = ("application/vnd.jaxcourse.check+json", "application/vnd.jaxcourse.receipt+json")
 RECORD_BYTES = 16 * 2**20
 # Outputs kept per notebook, whatever their size: the grader's work grows with their number
-# (execute.MAX_OUTPUTS_READ refuses an executed notebook holding more than these allow).
+# (runner.MAX_OUTPUTS_READ refuses an executed notebook holding more than these allow).
 MAX_OUTPUTS = {"plain": 10_000, "records": 1_000}
 # papermill saves the notebook before and after every cell; a cell's results need only be on
 # disk soon after it ends (for a run killed at the wall-clock limit), and the final save is kept.
 SAVE_EVERY = 2.0
 TRUNCATED = "\n[output truncated by the grader: the notebook printed too much]\n"
 # The runner reports how a run ended by its exit status alone: the kernel shares its stdout
-# and stderr, so nothing printed there is trusted as a message. execute.py maps these.
+# and stderr, so nothing printed there is trusted as a message. run/runner.py maps these.
 EXIT_NO_KERNEL, EXIT_CELL_STUCK, EXIT_KERNEL_DIED = 3, 4, 5
 # Held by this process only, so that a reply the kernel (the student's code) sends cannot pass
 # for nbclient's timeout; a forged one would anyway only cost the student its own cell.

@@ -12,7 +12,9 @@ from typing import Callable, Protocol, runtime_checkable
 from nbformat.notebooknode import NotebookNode
 
 from . import kernelfree, ray_backend
-from .execute import CompilationCache, Execution, RunSettings, Sandbox, preflight
+from .bubblewrap import CompilationCache
+from .execute import RunSettings, Sandbox, preflight
+from .supervise import Execution
 from .platforms import default_workers
 
 Executor = Callable[[NotebookNode], Execution]

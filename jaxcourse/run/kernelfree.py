@@ -26,8 +26,10 @@ from IPython.core.interactiveshell import InteractiveShell
 from nbformat.notebooknode import NotebookNode
 from traitlets.config import Config
 
-from .execute import (KERNEL_DIR, UNDRAWN_FIGURES, BackendUnavailable, CompilationCache, Execution,
-                      PlatformUnavailable, RunSettings)
+from .bubblewrap import CompilationCache
+from .execute import UNDRAWN_FIGURES, BackendUnavailable, PlatformUnavailable, RunSettings
+from .runner import KERNEL_DIR
+from .supervise import Execution
 from .platforms import TABLE
 
 Executor = Callable[[NotebookNode], Execution]

@@ -14,8 +14,9 @@ import threading
 
 from nbformat.notebooknode import NotebookNode
 
-from .execute import BackendUnavailable, Execution, RunSettings, Sandbox
+from .execute import BackendUnavailable, RunSettings, Sandbox
 from .execute import preflight as local_preflight
+from .supervise import Execution
 from .platforms import TABLE
 
 

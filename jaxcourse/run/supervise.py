@@ -1,0 +1,131 @@
+"""The supervisor: it watches one started sandbox until it ends, and says how it ended.
+
+It stops the sandbox at the notebook's wall-clock limit, when its output folder grows past the
+cap, and, where no cgroup caps it, when the watchdog finds its processes over a limit. It keeps
+the start of what the runner prints, for the grader's log only, and turns the runner's exit status
+and the notebook it wrote into an `Execution`.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from . import safefs
+from .bubblewrap import SandboxUnavailable
+from .limits import Cgroup, Limits, watchdog_verdict
+from .runner import EXIT_NO_KERNEL, RUNNER_EXITS, read_executed
+
+OUT_ENTRIES = 1000  # files and folders the output folder may hold; the runner writes one
+POLL_SECONDS = 0.05
+KEPT_BYTES = 256 * 1024  # of each stream
+
+
+class KernelDidNotStart(SandboxUnavailable):
+    """The kernel never ran a cell: an infrastructure failure, graded again on the next run."""
+
+
+@dataclass
+class Execution:
+    notebook: nbformat.NotebookNode | None   # the executed notebook, None when unreadable
+    fatal: str = ""                          # why the run ended early, if it did
+    timed_out: bool = False                  # the notebook's wall-clock limit was hit
+    limit_hit: str = ""                      # "memory", "processes" or "output" when a cap ended it
+    seconds: float = 0.0
+    stderr_tail: str = field(default="", repr=False)
+    node: str = ""                           # the Ray node that ran it; empty when it ran on this host
+
+
+class Output:
+    """The start of what a started process prints, read by a thread per stream so that it never
+    blocks on a full pipe; nothing in it is interpreted."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.chunks: dict[str, list[bytes]] = {"stdout": [], "stderr": []}
+        self.readers = [threading.Thread(target=self._drain, args=(stream, self.chunks[name]), daemon=True)
+                        for name, stream in (("stdout", proc.stdout), ("stderr", proc.stderr))]
+        for reader in self.readers:
+            reader.start()
+
+    @staticmethod
+    def _drain(stream, chunks: list[bytes]) -> None:
+        kept = 0
+        try:
+            for chunk in iter(lambda: stream.read(65536), b""):
+                if kept < KEPT_BYTES:
+                    chunks.append(chunk)
+                    kept += len(chunk)
+        except (OSError, ValueError):  # closed by the sandbox's discard after a runner that would not die
+            pass
+
+    def join(self) -> None:
+        for reader in self.readers:
+            reader.join(timeout=5)
+
+    def stderr(self) -> str:
+        return b"".join(self.chunks["stderr"]).decode("utf-8", "replace")
+
+
+def kill(proc: subprocess.Popen) -> None:
+    """Kill the sandbox's whole process group, and reap it."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, 9)
+        except OSError:
+            pass
+    proc.wait()
+
+
+def _watch(proc: subprocess.Popen, limits: Limits, cgroup: Cgroup, out: Path) -> tuple[bool, str]:
+    """Wait for `proc` to end; (timed out, cap hit) when it had to be stopped first."""
+    start = time.monotonic()
+    while proc.poll() is None:
+        if time.monotonic() - start > limits.notebook_timeout:
+            return True, ""
+        if not cgroup.active:
+            verdict = watchdog_verdict(proc.pid, limits)
+            if verdict:
+                return False, verdict
+        size, entries = safefs.tree_usage(out, OUT_ENTRIES)
+        if size > limits.out_bytes or entries > OUT_ENTRIES:
+            return False, "output"
+        time.sleep(POLL_SECONDS)
+    return False, ""
+
+
+def supervise(proc: subprocess.Popen, output: Output, limits: Limits, cgroup: Cgroup, out: Path) -> Execution:
+    """Watch the started runner `proc` until it ends, then read the notebook it wrote into `out`."""
+    start = time.monotonic()
+    try:
+        timed_out, limit_hit = _watch(proc, limits, cgroup, out)
+    finally:
+        kill(proc)
+        output.join()
+    if cgroup.active and not limit_hit and proc.returncode != 0:
+        limit_hit = "memory" if cgroup.memory_exhausted() else "processes" if cgroup.processes_exhausted() else ""
+    seconds, stderr = time.monotonic() - start, output.stderr()
+    fatal = ""
+    if limit_hit == "memory":
+        fatal = f"memory limit of {limits.memory_bytes // 2**20} MiB exceeded"
+    elif limit_hit == "processes":
+        fatal = f"process limit of {limits.max_processes} exceeded"
+    elif limit_hit == "output":
+        fatal = "output size limit exceeded"
+    elif timed_out:
+        fatal = f"notebook ran longer than {limits.notebook_timeout}s"
+    elif proc.returncode == EXIT_NO_KERNEL:
+        failure = KernelDidNotStart("the kernel did not start")
+        failure.add_note(f"runner stderr (for the grader's log only):\n{stderr[-2000:]}")
+        raise failure
+    elif proc.returncode in RUNNER_EXITS:
+        timed_out, fatal = RUNNER_EXITS[proc.returncode]
+    elif proc.returncode != 0:
+        fatal = f"the notebook runner exited with status {proc.returncode}"
+    notebook, refused = read_executed(out / "executed.ipynb", limits.out_bytes)
+    return Execution(notebook=notebook, fatal=refused or fatal, timed_out=timed_out, limit_hit=limit_hit,
+                     seconds=seconds, stderr_tail=stderr[-4000:])
