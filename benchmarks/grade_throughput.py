@@ -51,7 +51,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import nbformat  # noqa: E402
-from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 
 from jaxcourse.authoring import fabricate  # noqa: E402
 from jaxcourse.authoring.artefacts import solution_notebook, solution_script  # noqa: E402
@@ -150,19 +149,30 @@ def worker_counts(text: str) -> list[int]:
 
 
 # One submission under plain papermill: its own process and kernel, as a course without jaxcourse
-# would run it. The kernel talks over unix sockets (ipc) in a private folder, because a TPU host
-# refuses IP sockets. allow_errors (an nbclient option papermill passes on) runs every cell, as
-# grading does; without it papermill stops at the first failing cell, and the wrong and blank
-# submissions would cost it less than they cost us. papermill still raises at the end for them.
+# would run it. The kernel is the grader's own kernel/python_kernel.py (ipykernel, its IOPub thread
+# without the fork pipe), over unix sockets (ipc) in a private folder: a TPU host refuses IP sockets,
+# and stock ipykernel's fork pipe binds one, so the stock kernel dies there before it answers.
+# allow_errors (an nbclient option papermill passes on) runs every cell, as grading does; without
+# it papermill stops at the first failing cell, and the wrong and blank submissions would cost it
+# less than they cost us. papermill still raises at the end for them.
 PAPERMILL_DRIVER = """
 import os, sys, tempfile
 import papermill
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 
-source, target = sys.argv[1:3]
+source, target, kernel = sys.argv[1:4]
+
+
+class Specs(KernelSpecManager):
+    def get_kernel_spec(self, name):
+        return KernelSpec(argv=[sys.executable, kernel, "-f", "{connection_file}"], display_name="Python 3",
+                          language="python", resource_dir=os.path.dirname(kernel))
+
+
 with tempfile.TemporaryDirectory(prefix="pm-") as private:  # made 0700
-    km = AsyncKernelManager(kernel_name="python3", transport="ipc",
+    km = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=Specs(), transport="ipc",
                             connection_file=os.path.join(private, "kernel.json"))
     run_sync(km.start_kernel)(cwd=os.path.dirname(os.path.abspath(source)))
     try:
@@ -173,6 +183,7 @@ with tempfile.TemporaryDirectory(prefix="pm-") as private:  # made 0700
     finally:
         run_sync(km.shutdown_kernel)(now=True)
 """
+KERNEL = REPO / "jaxcourse" / "kernel" / "python_kernel.py"
 
 
 def papermill_seconds(notebooks: list[Path], out_dir: Path, workers: int, env: dict[str, str]) -> float:
@@ -181,7 +192,7 @@ def papermill_seconds(notebooks: list[Path], out_dir: Path, workers: int, env: d
 
     def run(source: Path) -> None:
         target = out_dir / f"{source.parent.parent.name}.ipynb"  # submitted/<student>/<lesson>/<lesson>.ipynb
-        done = subprocess.run([sys.executable, "-c", PAPERMILL_DRIVER, str(source), str(target)],
+        done = subprocess.run([sys.executable, "-c", PAPERMILL_DRIVER, str(source), str(target), str(KERNEL)],
                               cwd=out_dir, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             sys.exit(f"papermill on {source} failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -229,10 +240,8 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
         doc["host"] = old["host"]
     if unsafe_no_sandbox:
         ours = [*ours, "--unsafe-no-sandbox"]
-    spec = KernelSpecManager().get_kernel_spec("python3")
     print(f"lesson {lesson}, {n} submissions, {os.cpu_count()} cores, workers {','.join(map(str, counts))}, "
-          f"{'unsandboxed' if unsafe_no_sandbox else 'sandboxed'}; papermill's kernel: {spec.resource_dir} "
-          f"({spec.argv[0]})", flush=True)
+          f"{'unsandboxed' if unsafe_no_sandbox else 'sandboxed'}; papermill's kernel: {KERNEL}", flush=True)
     done = {r["workers"] for r in doc["results"]}
     if done & set(counts):
         print(f"already in {json_path}: W={','.join(str(w) for w in counts if w in done)}")

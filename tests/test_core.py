@@ -25,7 +25,7 @@ from jaxcourse.kernel import prelude
 from jaxcourse.run import limits, safefs
 from jaxcourse.run.bubblewrap import SandboxUnavailable, accelerator_nodes, bwrap_command, sandbox_env
 from jaxcourse.run.execute import RunSettings
-from jaxcourse.run.limits import Limits, device_mapped_bytes, tree_usage, watchdog_verdict
+from jaxcourse.run.limits import Limits, Watchdog, device_mapped_bytes, tree_usage
 from jaxcourse.run.platforms import worker_env
 from jaxcourse.run.workdirs import RUNS_PREFIX, remove_abandoned_runs, runs_folder
 
@@ -631,18 +631,37 @@ def test_the_watchdog_counts_every_descendant(monkeypatch, task_files):
         assert limits.task_files_list_children()  # this machine's kernel fills them
     else:
         monkeypatch.setattr(limits, "task_files_list_children", lambda: False)
-    before, tasks_before = tree_usage(os.getpid())
+    before, _ = tree_usage(os.getpid())
     child = subprocess.Popen([sys.executable, "-c", HOARDING_GRANDCHILD], stdout=subprocess.PIPE, start_new_session=True)
     try:
         assert child.stdout.readline() == b"ready\n"
         after, tasks_after = tree_usage(os.getpid())
-        assert after - before >= 128 * 2**20 and tasks_after >= tasks_before + 2
-        assert watchdog_verdict(os.getpid(), Limits(memory_bytes=after - 64 * 2**20)) == "memory"
-        assert watchdog_verdict(os.getpid(), Limits(memory_bytes=after + 2**30, max_processes=tasks_after - 1)
-                                ) == "processes"
-        assert watchdog_verdict(os.getpid(), Limits(memory_bytes=after + 2**30, max_processes=tasks_after + 64)) == ""
+        assert after - before >= 128 * 2**20 and tree_usage(child.pid)[1] >= 2
+        assert Watchdog(os.getpid(), Limits(memory_bytes=after - 64 * 2**20)).verdict() == "memory"
+        assert Watchdog(os.getpid(), Limits(memory_bytes=after + 2**30, max_processes=tasks_after - 1)
+                        ).verdict() == "processes"
+        assert Watchdog(os.getpid(), Limits(memory_bytes=after + 2**30, max_processes=tasks_after + 64)).verdict() == ""
     finally:
         os.killpg(child.pid, 9)
+        child.wait()
+
+
+def test_the_watchdog_counts_a_process_once_where_the_children_files_list_its_threads(monkeypatch):
+    """gVisor (a TPU VM's sandboxed runtime) lists a child's threads beside it in
+    /proc/PID/task/TID/children: counted as processes, one JAX kernel passed 4 GiB."""
+    child = subprocess.Popen([sys.executable, "-c", "import threading, time\nhoard = bytearray(64 * 2**20)\n"
+                              "for _ in range(8):\n    threading.Thread(target=time.sleep, args=(60,)).start()\n"
+                              "print('ready', flush=True)\ntime.sleep(60)"], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout.readline() == b"ready\n"
+        linux, tasks = tree_usage(os.getpid())
+        listed = limits._children_from_task_files
+        monkeypatch.setattr(limits, "_children_from_task_files", lambda pid: listed(pid) + (
+            [int(tid) for tid in os.listdir(f"/proc/{child.pid}/task")] if pid == os.getpid() else []))
+        assert len(limits._children_from_task_files(os.getpid())) >= 10  # the child, and its 9 threads again
+        assert abs(tree_usage(os.getpid())[0] - linux) < 16 * 2**20 and tree_usage(os.getpid())[1] == tasks
+    finally:
+        child.kill()
         child.wait()
 
 

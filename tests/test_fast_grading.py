@@ -130,6 +130,24 @@ def test_compilation_cache_is_filled_by_the_solution_and_read_only_for_students(
     assert "cpu_aot_loader" not in out
 
 
+def test_without_the_sandbox_a_run_reads_the_cache_in_place_and_writes_nothing(tmp_path):
+    """--unsafe-no-sandbox (trusted notebooks, a host without user namespaces) still gets the
+    cache of the lesson's visible code; the write threshold keeps a run from adding to it."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    filled = Sandbox(SandboxSpec("cpu", sandbox=False, cache=CompilationCache(folder, writable=True))).run(
+        notebook(JIT_PROGRAM))
+    assert "value" in printed(filled)
+    entries = sorted(p.name for p in folder.iterdir())
+    assert any(name.startswith("jit__lambda") for name in entries), entries
+    run = Sandbox(SandboxSpec("cpu", sandbox=False, cache=CompilationCache(folder))).run(notebook(
+        COUNT_CACHE_EVENTS, JIT_PROGRAM, "print(float(jax.jit(lambda x: x * 3)(2.0)))",
+        "print('hits', events.get('/jax/compilation_cache/cache_hits', 0))"))
+    out = printed(run)
+    assert "hits 0" not in out and "hits" in out and "6.0" in out, out
+    assert sorted(p.name for p in folder.iterdir()) == entries  # the new program was not kept
+
+
 FONT_MANAGER_LOG = ("import io, logging\n"
                     "font_log = io.StringIO()\n"
                     "logging.getLogger('matplotlib.font_manager').addHandler(logging.StreamHandler(font_log))\n"

@@ -33,8 +33,10 @@ def expected_path(course: Course, lesson: str, platform: str) -> Path:
 
 
 def uses_cache(options: Options) -> bool:
-    """Read-only mounting needs the sandbox, and a backend whose workers see this host's files."""
-    return options.compilation_cache and options.sandbox and BACKENDS[options.backend].shares_files
+    """The cache needs a backend whose workers see this host's files. The sandbox mounts it
+    read-only; a run without one (trusted notebooks only) reads it in place, and a write threshold
+    it never reaches keeps JAX from writing there."""
+    return options.compilation_cache and BACKENDS[options.backend].shares_files
 
 
 def cache_path(course: Course, lesson: str, platform: str) -> Path:

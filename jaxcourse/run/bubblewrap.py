@@ -224,8 +224,12 @@ class CompilationCache:
     def fonts(self) -> Path:
         return self.path.with_name(f"{self.path.name}-matplotlib")
 
-    def env(self) -> dict[str, str]:
-        return {"JAX_COMPILATION_CACHE_DIR": SANDBOX_CACHE,
+    def env(self, in_place: bool = False) -> dict[str, str]:
+        """The variables of a run that uses the cache: mounted in the sandbox, or `in_place` (a run
+        without the sandbox, trusted notebooks only, reads the host's folders themselves)."""
+        where = {"JAX_COMPILATION_CACHE_DIR": str(self.path), "MPLCONFIGDIR": str(self.fonts)} if in_place else {
+            "JAX_COMPILATION_CACHE_DIR": SANDBOX_CACHE}
+        return {**where,
                 "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
                 # Lesson programs compile in milliseconds: keep every one when filling; when
                 # reading, an unreachable threshold stops JAX from even trying to write.

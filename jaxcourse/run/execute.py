@@ -136,6 +136,8 @@ class Sandbox:
             home = workdir / "home"
             home.mkdir()
             env["HOME"] = str(home)
+            if spec.cache is not None:
+                env.update(spec.cache.env(in_place=True))
             if not spec.draw_figures:
                 env.update(UNDRAWN_FIGURES, PYTHONPATH=python_path(str(KERNEL_DIR / "figures")))
             prefix = []

@@ -13,6 +13,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import psutil
 
@@ -151,8 +152,9 @@ def _device_mapped(pid: int) -> int:
 
 
 def _children_from_task_files(pid: int) -> list[int]:
-    """A process's children as the kernel lists them per thread (/proc/PID/task/TID/children): a
-    few reads, where psutil reads the status of every process on the host."""
+    """What /proc/PID/task/TID/children lists for each thread of `pid`: a few reads, where psutil
+    reads the status of every process on the host. Linux lists child processes; gVisor lists
+    their threads too."""
     found = []
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
@@ -180,21 +182,38 @@ def task_files_list_children() -> bool:
         child.wait()
 
 
-def _tree(root: int) -> list[int]:
-    """`root` and all its descendants, as pids."""
+def leads_its_threads(pid: int) -> bool:
+    """Whether `pid` is a process (its thread group's leader), not one more thread of another."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("Tgid:"):
+                    return int(line.split()[1]) == pid
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def _tree(root: int, is_process: Callable[[int], bool]) -> list[int]:
+    """`root` and all its descendant processes, each once."""
     if not task_files_list_children():
         try:
             return [root, *(child.pid for child in psutil.Process(root).children(recursive=True))]
         except psutil.Error:
             return []
-    tree, index = [root], 0
-    while index < len(tree):
+    pids, seen, index = [root], {root}, 0
+    while index < len(pids):
         try:
-            tree += _children_from_task_files(tree[index])
+            children = _children_from_task_files(pids[index])
         except OSError:  # it ended meanwhile
-            pass
+            children = []
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                if is_process(child):
+                    pids.append(child)
         index += 1
-    return tree
+    return pids
 
 
 def _resident_and_threads(pid: int) -> tuple[int, int]:
@@ -212,13 +231,14 @@ def _resident_and_threads(pid: int) -> tuple[int, int]:
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 
-def tree_usage(root: int, memory_cap: int | None = None) -> tuple[int, int]:
+def tree_usage(root: int, memory_cap: int | None = None,
+               is_process: Callable[[int], bool] = leads_its_threads) -> tuple[int, int]:
     """Host memory (resident, less device mappings, and memfds) and tasks (threads) of the process
     tree under pid `root`.
 
     With `memory_cap`, device mappings are read (from /proc/PID/maps, the costly part of a poll) only
     when the total with them passes the cap: below it, the memory returned may include them."""
-    pids = _tree(root)
+    pids = _tree(root, is_process)
     memory, tasks, memfds = 0, 0, set()
     for pid in pids:
         resident, threads = _resident_and_threads(pid)
@@ -229,11 +249,24 @@ def tree_usage(root: int, memory_cap: int | None = None) -> tuple[int, int]:
     return memory, tasks
 
 
-def watchdog_verdict(root: int, limits: Limits) -> str:
-    """"memory" or "processes" when the tree under `root` is over its limit, else "" (where no
-    cgroup caps a sandbox, the supervisor asks this every poll)."""
-    memory, tasks = tree_usage(root, limits.memory_bytes)
-    return "memory" if memory > limits.memory_bytes else "processes" if tasks > limits.max_processes else ""
+class Watchdog:
+    """Where no cgroup caps a sandbox, measures its process tree against its limits. Which pids
+    are processes is read once per pid: a pid stays a process or a thread while it lives."""
+
+    def __init__(self, root: int, limits: Limits):
+        self.root, self.limits = root, limits
+        self.processes: dict[int, bool] = {}
+
+    def _is_process(self, pid: int) -> bool:
+        if pid not in self.processes:
+            self.processes[pid] = leads_its_threads(pid)
+        return self.processes[pid]
+
+    def verdict(self) -> str:
+        """"memory" or "processes" when the tree is over its limit, else ""."""
+        memory, tasks = tree_usage(self.root, self.limits.memory_bytes, self._is_process)
+        limits = self.limits
+        return "memory" if memory > limits.memory_bytes else "processes" if tasks > limits.max_processes else ""
 
 
 # Joins the cgroups and sets rlimits, then becomes the sandbox. A separate exec rather than
