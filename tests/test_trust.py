@@ -13,7 +13,8 @@ from jaxcourse.authoring.release import release
 from jaxcourse.grading import grade as grading
 from jaxcourse.grading.expected import cache_path
 from jaxcourse.grading.grade import Options, grade_lesson
-from jaxcourse.grading.record import LedgerEntry
+from jaxcourse.course import CourseError
+from jaxcourse.grading.record import LedgerEntry, gradebook_marks
 from jaxcourse.grading.report import read_csv, write_lesson_feedback
 from jaxcourse.run import backends
 from jaxcourse.run.execute import Sandbox, SandboxSpec
@@ -208,6 +209,24 @@ def test_dev_is_read_only_and_dev_shm_is_capped():
 def grade_course(course, **options):
     options.setdefault("log", lambda *_: None)
     return grade_lesson(course, "tiny", Options(**options))
+
+
+def test_a_solution_that_fails_its_own_tests_stops_grading_and_records_nothing(tmp_path):
+    """Submissions run while the solution runs; when the solution fails, none of what they
+    produced is kept: no grade, no ledger entry, no CSV, no autograded notebook."""
+    course = fresh_tiny(tmp_path)
+    for student in ("a", "b", "c"):
+        submit_solution(course, student)
+    source = course.lesson_notebook("tiny")
+    nb = nbformat.read(source, as_version=4)
+    (cell,) = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "sums-solution"]
+    cell.source = "def column_sums(table):\n    return table.sum(axis=0) + 1\n"
+    nbformat.write(nb, source)
+    with pytest.raises(CourseError, match="does not pass its own tests"):
+        grade_course(course, workers=2)
+    assert not any(LedgerEntry.path(course, "tiny", student).exists() for student in ("a", "b", "c"))
+    assert not (course.grades / "tiny.csv").exists() and not any(course.autograded.rglob("*.ipynb"))
+    assert not any(marks.cells for marks in gradebook_marks(course, "tiny").values())
 
 
 def test_a_grader_bug_in_one_submission_is_named_logged_and_retried(tmp_path, monkeypatch):
