@@ -18,10 +18,13 @@ as the baseline in the same run: for each count W in turn, `jaxcourse grade --wo
 course of n submissions (default 48, the same for every W; the instructor's solution run and the
 cache fill included), then the same n notebooks each run by bare `papermill.execute_notebook` in a
 Python process of its own, W at a time (ipc kernels, every cell run, nothing graded). It prints
-submissions a minute for both and each one's speed-up over its own W=1 figure. --json PATH keeps
-the host's facts and the figures, rewritten after every W; run again with the same lesson, n and
-sandbox setting, it skips the counts already there (so a run cut off by a time limit is finished by
-running it again), and --stop-after SECONDS starts no count that would end past SECONDS.
+submissions a minute for both and each one's speed-up over its own W=1 figure, and where the
+time went: a notebook's median seconds in its sandbox (papermill: in its process) and the share
+of the workers' time that notebooks ran (low: the workers waited on the set-up or the grader).
+--json PATH keeps the host's facts and the figures, rewritten after every W; run again with the
+same lesson, n and sandbox setting, it skips the counts already there (so a run cut off by a time
+limit is finished by running it again), and --stop-after SECONDS starts no count that would end
+past SECONDS.
 --unsafe-no-sandbox is passed to `jaxcourse grade` where bubblewrap cannot start (a TPU host).
 CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1 (sandboxes
 included, other load excluded); elsewhere from /proc/stat, so run it quiet.
@@ -186,21 +189,37 @@ with tempfile.TemporaryDirectory(prefix="pm-") as private:  # made 0700
 KERNEL = REPO / "jaxcourse" / "kernel" / "python_kernel.py"
 
 
-def papermill_seconds(notebooks: list[Path], out_dir: Path, workers: int, env: dict[str, str]) -> float:
-    """Wall time of running `notebooks` with plain papermill, `workers` processes at a time."""
+def papermill_seconds(notebooks: list[Path], out_dir: Path, workers: int, env: dict[str, str]
+                      ) -> tuple[float, list[float]]:
+    """Wall time of running `notebooks` with plain papermill, `workers` processes at a time, and
+    each notebook's own seconds (its process, start to end)."""
     out_dir.mkdir(parents=True)
 
-    def run(source: Path) -> None:
+    def run(source: Path) -> float:
         target = out_dir / f"{source.parent.parent.name}.ipynb"  # submitted/<student>/<lesson>/<lesson>.ipynb
+        began = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", PAPERMILL_DRIVER, str(source), str(target), str(KERNEL)],
                               cwd=out_dir, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             sys.exit(f"papermill on {source} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+        return time.perf_counter() - began
 
     start = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        list(pool.map(run, notebooks))  # list(): re-raises a worker's SystemExit here
-    return time.perf_counter() - start
+        each = list(pool.map(run, notebooks))  # list(): re-raises a worker's SystemExit here
+    return time.perf_counter() - start, each
+
+
+def run_seconds(course: Course, lesson: str) -> list[float]:
+    """How long each graded notebook ran in its sandbox, from "run" to its end (the grader's
+    executed copies keep it): what a worker spends outside it is the grader's own."""
+    return [json.loads(path.read_text())["metadata"]["jaxcourse"]["seconds"]
+            for path in (course.state / "executed" / lesson).glob("*/*.ipynb")]
+
+
+def busy(each: list[float], workers: int, wall: float) -> float:
+    """The share of the workers' time that notebooks ran."""
+    return sum(each) / (workers * wall)
 
 
 def host_facts(lesson: str, n: int, sandboxed: bool) -> dict:
@@ -260,13 +279,20 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
             course = build(Path(scratch) / f"w{workers}", lesson, n)
             notebooks = sorted(course.submitted.glob(f"*/{lesson}/{lesson}.ipynb"))
             ours_s, _ = timed([*ours, "--workers", str(workers)], course.root, env)
-            pm_s = papermill_seconds(notebooks, Path(scratch) / f"papermill-{workers}", workers, env)
+            ours_each = run_seconds(course, lesson)
+            pm_s, pm_each = papermill_seconds(notebooks, Path(scratch) / f"papermill-{workers}", workers, env)
             shutil.rmtree(Path(scratch) / f"w{workers}")
             shutil.rmtree(Path(scratch) / f"papermill-{workers}")
             last_duration = time.perf_counter() - started
             doc["results"].append({"workers": workers, "ours_seconds": round(ours_s, 2),
                                    "ours_per_minute": round(60 * n / ours_s, 2), "papermill_seconds": round(pm_s, 2),
-                                   "papermill_per_minute": round(60 * n / pm_s, 2)})
+                                   "papermill_per_minute": round(60 * n / pm_s, 2),
+                                   # Where the time goes: a notebook's median seconds, and the share of
+                                   # the workers' time that notebooks ran (the rest: set-up, the grader).
+                                   "ours_run_median": round(statistics.median(ours_each), 2),
+                                   "ours_busy": round(busy(ours_each, workers, ours_s), 3),
+                                   "papermill_run_median": round(statistics.median(pm_each), 2),
+                                   "papermill_busy": round(busy(pm_each, workers, pm_s), 3)})
             doc["results"].sort(key=lambda r: r["workers"])
             if json_path:
                 write_json(json_path, doc)
@@ -275,7 +301,9 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
             print(f"W={workers:2d}: jaxcourse {row['ours_per_minute']:.1f}/min "
                   f"({row['ours_per_minute'] / base['ours_per_minute']:.2f}x), papermill "
                   f"{row['papermill_per_minute']:.1f}/min ({row['papermill_per_minute'] / base['papermill_per_minute']:.2f}x)"
-                  f"   [{row['ours_seconds']:.1f} s + {row['papermill_seconds']:.1f} s, {last_duration:.0f} s with the build]", flush=True)
+                  f"   [{row['ours_seconds']:.1f} s + {row['papermill_seconds']:.1f} s, {last_duration:.0f} s with the build]"
+                  f"\n      a notebook ran {row['ours_run_median']:.1f} s (median), workers busy {row['ours_busy']:.0%}; "
+                  f"papermill {row['papermill_run_median']:.1f} s, busy {row['papermill_busy']:.0%}", flush=True)
     results = [r for r in doc["results"] if r["workers"] in counts]
     if not results:
         return
