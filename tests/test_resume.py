@@ -1,6 +1,7 @@
 """Crash-resume, resubmission, determinism, feedback secrecy and the sandbox requirement."""
 import csv
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -92,6 +93,9 @@ def test_sigkill_at_any_moment_then_resume(tmp_path):
     assert "[1/4] s1: unchanged, kept" in resumed.stdout
     assert "[2/4] s2: unchanged, kept" in resumed.stdout
     assert "[4/4] s4: grading" in resumed.stdout
+    # Two workers start together: each logs one whole line.
+    started = [line for line in resumed.stdout.splitlines() if line.startswith("[") and "grading" in line]
+    assert all(re.fullmatch(r"\[\d/4\] s\d: grading", line) for line in started), resumed.stdout
     rows = read_csv(course.grades / "tiny.csv")
     keys = [(r["student_id"], r["grade_id"]) for r in rows]
     assert len(keys) == len(set(keys)) == 8, "no row lost or duplicated"

@@ -282,7 +282,8 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
                 may_run.wait()
                 if expected.done() and expected.exception():
                     return None  # the run stops: see below
-                options.log(f"[{index + 1}/{total}] {submission.student}: grading")
+                with lock:  # one whole line at a time: the workers start together once may_run is set
+                    options.log(f"[{index + 1}/{total}] {submission.student}: grading")
                 entry = grade_submission(course, submission, structure, expected.result, options, execute, lock)
             finally:
                 slots.put(execute)
