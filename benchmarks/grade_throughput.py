@@ -297,7 +297,7 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
             if json_path:
                 write_json(json_path, doc)
             base = doc["results"][0]  # W=1 where measured
-            row = doc["results"][[r["workers"] for r in doc["results"]].index(workers)]
+            row = next(r for r in doc["results"] if r["workers"] == workers)
             print(f"W={workers:2d}: jaxcourse {row['ours_per_minute']:.1f}/min "
                   f"({row['ours_per_minute'] / base['ours_per_minute']:.2f}x), papermill "
                   f"{row['papermill_per_minute']:.1f}/min ({row['papermill_per_minute'] / base['papermill_per_minute']:.2f}x)"

@@ -270,7 +270,6 @@ class Watchdog:
 
 
 # Joins the cgroups and sets rlimits, then becomes the sandbox. A separate exec rather than
-
 # preexec_fn, which is unsafe when the grader runs workers in threads.
 LAUNCHER = """
 import os, resource, sys
@@ -288,4 +287,3 @@ os.execv(sys.argv[split + 1], sys.argv[split + 1:])
 def launch_command(cmd: list[str], limits: Limits, cgroup: Cgroup) -> list[str]:
     procs = [str(group / "cgroup.procs") for group in cgroup.dirs]
     return [sys.executable, "-S", "-c", LAUNCHER, str(limits.out_bytes), *procs, "--", *cmd]
-
