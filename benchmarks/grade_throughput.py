@@ -19,14 +19,15 @@ course of n submissions (default 48, the same for every W; the instructor's solu
 cache fill included), then the same n notebooks each run by bare `papermill.execute_notebook` in a
 Python process of its own, W at a time (ipc kernels, every cell run, nothing graded). It prints
 submissions a minute for both and each one's speed-up over its own W=1 figure, and where the
-time went: a notebook's median seconds in its sandbox (papermill: in its process) and the share
-of the workers' time that notebooks ran (low: the workers waited on the set-up or the grader).
+time went: a notebook's median seconds in its sandbox (papermill: in its process), the share
+of the workers' time that notebooks ran (low: the workers waited on the set-up or the grader),
+and the CPU-seconds a notebook cost (of the processes reaped: all of them without the sandbox).
 --json PATH keeps the host's facts and the figures, rewritten after every W; run again with the
 same lesson, n and sandbox setting, it skips the counts already there (so a run cut off by a time
 limit is finished by running it again), and --stop-after SECONDS starts no count that would end
 past SECONDS.
 --unsafe-no-sandbox is passed to `jaxcourse grade` where bubblewrap cannot start (a TPU host).
-CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1 (sandboxes
+Against stock, CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1 (sandboxes
 included, other load excluded); elsewhere from /proc/stat, so run it quiet.
 Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20] [--rounds 3]
        .venv/bin/python benchmarks/grade_throughput.py --scaling 1,2,4,8,12 [-n 48] [--lesson L] [--json PATH]
@@ -41,6 +42,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -71,6 +73,14 @@ def busy_seconds() -> float:
     rusage would miss them; /proc/stat counts everything (and any other load, so run it quiet)."""
     user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, open("/proc/stat").readline().split()[1:9])
     return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def reaped_cpu_seconds() -> float:
+    """CPU time of this process's children that have ended, and of theirs that they waited for.
+    Where every process of a run exits or is reaped by its parent (unsandboxed runs), that is all
+    of it; a sandbox killed with its runner leaves its kernel to be reaped elsewhere."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def own_cpu_group() -> Path | None:
@@ -278,9 +288,12 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
             started = time.perf_counter()
             course = build(Path(scratch) / f"w{workers}", lesson, n)
             notebooks = sorted(course.submitted.glob(f"*/{lesson}/{lesson}.ipynb"))
+            reaped = reaped_cpu_seconds()
             ours_s, _ = timed([*ours, "--workers", str(workers)], course.root, env)
+            ours_cpu, reaped = reaped_cpu_seconds() - reaped, reaped_cpu_seconds()
             ours_each = run_seconds(course, lesson)
             pm_s, pm_each = papermill_seconds(notebooks, Path(scratch) / f"papermill-{workers}", workers, env)
+            pm_cpu = reaped_cpu_seconds() - reaped
             shutil.rmtree(Path(scratch) / f"w{workers}")
             shutil.rmtree(Path(scratch) / f"papermill-{workers}")
             last_duration = time.perf_counter() - started
@@ -292,7 +305,10 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
                                    "ours_run_median": round(statistics.median(ours_each), 2),
                                    "ours_busy": round(busy(ours_each, workers, ours_s), 3),
                                    "papermill_run_median": round(statistics.median(pm_each), 2),
-                                   "papermill_busy": round(busy(pm_each, workers, pm_s), 3)})
+                                   "papermill_busy": round(busy(pm_each, workers, pm_s), 3),
+                                   # CPU-seconds a notebook, of the processes that were reaped (all of
+                                   # them unsandboxed); ours include the grader, the fill and the solution.
+                                   "ours_cpu_each": round(ours_cpu / n, 2), "papermill_cpu_each": round(pm_cpu / n, 2)})
             doc["results"].sort(key=lambda r: r["workers"])
             if json_path:
                 write_json(json_path, doc)
@@ -303,7 +319,9 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
                   f"{row['papermill_per_minute']:.1f}/min ({row['papermill_per_minute'] / base['papermill_per_minute']:.2f}x)"
                   f"   [{row['ours_seconds']:.1f} s + {row['papermill_seconds']:.1f} s, {last_duration:.0f} s with the build]"
                   f"\n      a notebook ran {row['ours_run_median']:.1f} s (median), workers busy {row['ours_busy']:.0%}; "
-                  f"papermill {row['papermill_run_median']:.1f} s, busy {row['papermill_busy']:.0%}", flush=True)
+                  f"papermill {row['papermill_run_median']:.1f} s, busy {row['papermill_busy']:.0%}"
+                  f"\n      CPU a notebook (reaped processes): jaxcourse {row['ours_cpu_each']:.2f} s, papermill "
+                  f"{row['papermill_cpu_each']:.2f} s", flush=True)
     results = [r for r in doc["results"] if r["workers"] in counts]
     if not results:
         return

@@ -20,7 +20,7 @@ from ..run.backends import BACKENDS
 from ..run.bubblewrap import CompilationCache, SandboxUnavailable, assert_hidden, require_sandbox
 from ..run.supervise import Execution
 from .collect import Submission, collect
-from .expected import cache_path, current_expected, expected_values, uses_cache
+from .expected import cache_path, current_expected, expected_values, fills_beside_submissions, uses_cache
 from .late import assign_late_penalties
 from .options import Options
 from .record import (LedgerEntry, SubmissionMarks, TestCell, gradebook_marks, lesson_structure, record_grades,
@@ -248,18 +248,20 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     todo = [i for i in range(total) if i not in kept]
     workers = max(1, options.workers or backend.default_workers(options.platform))
     current = current_expected(course, lesson, options)  # before the cache folder is made for the mounts below
-    cache = None
+    cache, cache_filled = None, None
     if uses_cache(options):
         cache = CompilationCache(cache_path(course, lesson, options.platform))
         cache.path.mkdir(parents=True, exist_ok=True)
+        if not current and fills_beside_submissions(options):
+            cache_filled = threading.Event()  # set by expected_values; sandboxes started before run without it
     # The workers' first sandboxes boot while the solution runs: they import no jax and open no
-    # device before their notebook arrives, and the cache they mount is filled before it does.
+    # device before their notebook arrives.
     executors, close = backend.executors(options.run_settings(course, lesson), workers,
-                                         len(todo) * len(structure), cache)
+                                         len(todo) * len(structure), cache, cache_filled)
     start = time.monotonic()
     slots: queue.Queue[Executor] = queue.Queue()
-    for execute in executors:
-        slots.put(execute)
+    for slot in executors:
+        slots.put(slot)
     lock = threading.Lock()
     progress = options.progress
     progress.start(lesson, total, kept=len(kept))
@@ -270,6 +272,15 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
 
     log = course.state / "logs" / f"{lesson}.log"
 
+    def execute(nb: NotebookNode) -> Execution:
+        """Run `nb` in a free worker slot, held only while it runs: reading, scoring and recording
+        a submission (and waiting for the expected values) overlap the next one's run."""
+        slot = slots.get()
+        try:
+            return slot(nb)
+        finally:
+            slots.put(slot)
+
     def grade_one(index: int) -> LedgerEntry | None:
         submission = submissions[index]
         try:  # whatever fails for one submission fails only its own rows
@@ -277,16 +288,12 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
                 raise StageFailed("collect") from submission.failure
             with stage("hashing"):
                 digest = submission.content_hash()  # before grading: a file changed meanwhile is regraded next run
-            execute = slots.get()
-            try:
-                may_run.wait()
-                if expected.done() and expected.exception():
-                    return None  # the run stops: see below
-                with lock:  # one whole line at a time: the workers start together once may_run is set
-                    options.log(f"[{index + 1}/{total}] {submission.student}: grading")
-                entry = grade_submission(course, submission, structure, expected.result, options, execute, lock)
-            finally:
-                slots.put(execute)
+            may_run.wait()
+            if expected.done() and expected.exception():
+                return None  # the run stops: see below
+            with lock:  # one whole line at a time: the workers start together once may_run is set
+                options.log(f"[{index + 1}/{total}] {submission.student}: grading")
+            entry = grade_submission(course, submission, structure, expected.result, options, execute, lock)
             entry.submission_hash = digest
             with lock, stage("recording"):
                 entry.save(course, lesson)
@@ -299,12 +306,13 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         return entry
 
     try:
-        with ThreadPoolExecutor(max_workers=workers) as threads:
+        with ThreadPoolExecutor(max_workers=2 * workers) as threads:  # half of them read, score and record
             running = [threads.submit(grade_one, index) for index in todo]
             try:
                 if current:  # stored values prove nothing about this machine; a fresh run's receipt does
                     backend.preflight(options.platform)
-                expected.set_result(current or expected_values(course, lesson, options, backend.preflight, may_run))
+                expected.set_result(current or expected_values(course, lesson, options, backend.preflight, may_run,
+                                                                   cache_filled))
             except BaseException as exc:  # no grades without expected values: nothing is recorded
                 expected.set_exception(exc)
                 for future in running:

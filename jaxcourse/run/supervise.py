@@ -87,25 +87,45 @@ def _output_over(out: Path, limits: Limits) -> str:
     return "output" if size > limits.out_bytes or entries > OUT_ENTRIES else ""
 
 
+class Watching:
+    """How many sandboxes are being watched at once in this process."""
+
+    def __init__(self):
+        self.lock, self.count = threading.Lock(), 0
+
+    def __enter__(self) -> "Watching":
+        with self.lock:
+            self.count += 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with self.lock:
+            self.count -= 1
+
+
+WATCHING = Watching()
+
+
 def _watch(proc: subprocess.Popen, limits: Limits, cgroup: Cgroup, out: Path) -> tuple[bool, str]:
     """Wait for `proc` to end; (timed out, cap hit) when it had to be stopped first.
 
-    The caps are checked every POLL_SECONDS, or less often where a check costs more than
-    1/CHECK_SHARE of that (gVisor's /proc answered a watchdog's check in 10 ms on a TPU VM): a
-    sandbox's checks never take more than that share of a core."""
+    The caps are checked every POLL_SECONDS, or less often where the checks of all the sandboxes
+    watched at once would take more than 1/CHECK_SHARE of a core (gVisor's /proc answered a
+    watchdog's check in 2 to 10 ms on a TPU VM), however many workers grade."""
     start = next_check = time.monotonic()
     watchdog = None if cgroup.active else Watchdog(proc.pid, limits)
-    while proc.poll() is None:
-        now = time.monotonic()
-        if now - start > limits.notebook_timeout:
-            return True, ""
-        if now >= next_check:
-            verdict = (watchdog.verdict() if watchdog else "") or _output_over(out, limits)
-            if verdict:
-                return False, verdict
-            done = time.monotonic()
-            next_check = done + max(POLL_SECONDS, CHECK_SHARE * (done - now))
-        time.sleep(POLL_SECONDS)
+    with WATCHING:
+        while proc.poll() is None:
+            now = time.monotonic()
+            if now - start > limits.notebook_timeout:
+                return True, ""
+            if now >= next_check:
+                verdict = (watchdog.verdict() if watchdog else "") or _output_over(out, limits)
+                if verdict:
+                    return False, verdict
+                done = time.monotonic()
+                next_check = done + max(POLL_SECONDS, CHECK_SHARE * (done - now) * WATCHING.count)
+            time.sleep(POLL_SECONDS)
     return False, ""
 
 
