@@ -12,6 +12,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 
 import nbformat
 import numpy as np
@@ -22,7 +23,7 @@ from jaxcourse.grading.report import csv_row, feedback_notebook, spreadsheet_saf
 from jaxcourse.grading.sanitize import UnreadableSubmission, read_submission
 from jaxcourse.grading.score import CHECK_MIME, CellResult, Status, compare, decode_array, inert, receipt_of, score_cell
 from jaxcourse.kernel import prelude
-from jaxcourse.run import limits, safefs
+from jaxcourse.run import limits, safefs, supervise
 from jaxcourse.run.bubblewrap import SandboxUnavailable, accelerator_nodes, bwrap_command, sandbox_env
 from jaxcourse.run.execute import RunSettings
 from jaxcourse.run.limits import Limits, Watchdog, device_mapped_bytes, tree_usage
@@ -696,6 +697,33 @@ def test_the_watchdog_counts_memfd_memory_that_no_rss_shows():
     finally:
         os.close(fd)
         os.close(second)
+
+
+@pytest.mark.parametrize("others", [0, 9])
+def test_the_watchdogs_of_all_sandboxes_share_a_twentieth_of_a_core(monkeypatch, tmp_path, others):
+    """A check that costs 10 ms runs every 0.2 s for one sandbox; with ten watched at once, each
+    is checked only every 2 s, which MAX_CHECK_SECONDS brings back to 0.5 s. (On a clock of the
+    test's own: the schedule is what is tested, not this machine's speed.)"""
+    clock, checks = types.SimpleNamespace(now=0.0), []
+
+    def sleep(seconds):
+        clock.now += seconds
+
+    def costly_check(self):
+        checks.append(clock.now)
+        sleep(0.01)
+        return ""
+
+    monkeypatch.setattr(supervise, "time", types.SimpleNamespace(monotonic=lambda: clock.now, sleep=sleep))
+    monkeypatch.setattr(supervise.Watchdog, "__init__", lambda self, root, limits: None)
+    monkeypatch.setattr(supervise.Watchdog, "verdict", costly_check)
+    monkeypatch.setattr(supervise, "_output_over", lambda out, limits: "")
+    monkeypatch.setattr(supervise.WATCHING, "count", others)
+    running_for_ten_seconds = types.SimpleNamespace(pid=1, poll=lambda: None if clock.now < 10 else 0)
+    no_cgroup = types.SimpleNamespace(active=False)
+    assert supervise._watch(running_for_ten_seconds, Limits(), no_cgroup, tmp_path) == (False, "")
+    spacing = (checks[-1] - checks[0]) / (len(checks) - 1)
+    assert (0.5 if others else 0.2) <= spacing < (0.56 if others else 0.26), checks
 
 
 # ---------------------------------------------------------------- what a sandbox leaves behind

@@ -3,10 +3,11 @@ the Ray backend, and the progress display."""
 import shutil
 import subprocess
 import sys
-import threading
 import time
+from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 
 from conftest import REPO, fresh_tiny, grade, release_nb, submit_solution
@@ -15,7 +16,7 @@ from jaxcourse.grading import expected as expected_store
 from jaxcourse.grading.expected import cache_path, expected_path
 from jaxcourse.grading.options import PREIMPORT
 from jaxcourse.grading.record import executed_path
-from jaxcourse.run import backends, ray_backend
+from jaxcourse.run import ray_backend
 from jaxcourse.run.bubblewrap import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache
 from jaxcourse.run.execute import RunSettings, Sandbox, SandboxSpec
 from jaxcourse.run.limits import Limits
@@ -178,49 +179,42 @@ def test_the_font_list_built_by_visible_code_is_read_only_for_students_and_spare
     assert font_list.read_bytes() == built
 
 
-def test_submissions_run_while_the_cache_fills_and_mount_it_only_once_filled(tmp_path, monkeypatch):
-    """A submission needs no expected values to run, and waits for no cache: the first one runs
-    while the fill is held back, without the cache, and the sandbox started after the fill reads
-    it. No sandbox mounts a cache being written (JAX writes its entries in place)."""
+def cache_mounted_in_a_started_sandbox() -> bool:
+    """Is a sandbox's notebook runner running with the cache mounted? (bwrap reads its arguments
+    from a file descriptor, so the mount shows only in the runner's own mount table.)"""
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            if "run_notebook.py" in " ".join(proc.cmdline()) and \
+                    f" {SANDBOX_CACHE} " in Path(f"/proc/{proc.pid}/mountinfo").read_text():
+                return True
+        except (psutil.Error, OSError):
+            pass
+    return False
+
+
+def test_sandboxes_started_before_the_cache_is_filled_read_it_filled(tmp_path, monkeypatch):
+    """The workers' first sandboxes mount the cache folder while the solution's run refills it."""
     course = fresh_tiny(tmp_path)
     expected_path(course, "tiny", "cpu").unlink()  # the solution runs again; the cache is emptied and refilled
-    first_ran, pools, order = threading.Event(), [], []
-    run, fill, start_pool = Sandbox.run, expected_store.fill_cache, backends.WarmSandboxes.__init__
+    fill = expected_store.fill_cache
 
-    def noting_the_pool(self, *args):
-        start_pool(self, *args)
-        pools.append(self)
-
-    def noting_each_submission(self, nb):
-        execution = run(self, nb)
-        order.extend(student for student in "ab" if any(f"# student {student}" in c.source for c in nb.cells))
-        if len(order) == 1 and not first_ran.is_set():
-            first_ran.set()
-            deadline = time.monotonic() + 120
-            while pools[0].ready.get(0) is None:  # the worker's next sandbox: started once the cache is filled
-                assert time.monotonic() < deadline, "no sandbox was started when the cache was filled"
-                time.sleep(0.05)
-        return execution
-
-    def fill_once_the_first_submission_ran(*args):
-        assert first_ran.wait(120), "the first submission waited for the cache to be filled"
+    def fill_once_a_sandbox_has_mounted_the_cache(*args):
+        deadline = time.monotonic() + 120
+        while not cache_mounted_in_a_started_sandbox():
+            assert time.monotonic() < deadline, "no sandbox started with the cache mounted before the fill"
+            time.sleep(0.05)
         fill(*args)
 
-    monkeypatch.setattr(backends.WarmSandboxes, "__init__", noting_the_pool)
-    monkeypatch.setattr(Sandbox, "run", noting_each_submission)
-    monkeypatch.setattr(expected_store, "fill_cache", fill_once_the_first_submission_ran)
-    for student in ("a", "b"):
-        def reporting_the_cache(nb, student=student):
-            nb.cells.insert(0, nbformat.v4.new_code_cell(f"# student {student}\n" + COUNT_CACHE_EVENTS))
-            nb.cells.append(nbformat.v4.new_code_cell(
-                "import os\nprint('cache', os.environ.get('JAX_COMPILATION_CACHE_DIR'))\n"
-                "print('hits', events.get('/jax/compilation_cache/cache_hits', 0))"))
-        submit_solution(course, student, edit=reporting_the_cache)
-    rows = grade(course, "tiny", workers=1)
-    assert {r["status"] for student in ("a", "b") for r in rows[student]} == {"ok"}
-    first, second = (printed_in(nbformat.read(executed_path(course, "tiny", s, "tiny"), as_version=4)) for s in order)
-    assert "cache None" in first and "hits 0" in first, first
-    assert "cache None" not in second and "hits 0" not in second, second
+    monkeypatch.setattr(expected_store, "fill_cache", fill_once_a_sandbox_has_mounted_the_cache)
+
+    def counting_hits(nb):
+        nb.cells.insert(0, nbformat.v4.new_code_cell(COUNT_CACHE_EVENTS))
+        nb.cells.append(nbformat.v4.new_code_cell("print('hits', events.get('/jax/compilation_cache/cache_hits', 0))"))
+
+    submit_solution(course, "a", edit=counting_hits)
+    assert {r["status"] for r in grade(course, "tiny")["a"]} == {"ok"}
+    out = printed_in(nbformat.read(executed_path(course, "tiny", "a", "tiny"), as_version=4))
+    assert "hits" in out and "hits 0" not in out, out
 
 
 def test_grading_fills_the_cache_once_and_grades_identically_without_it(tmp_path):

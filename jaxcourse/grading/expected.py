@@ -58,8 +58,7 @@ def fill_cache(course: Course, lesson: str, options: Options) -> None:
     cache = CompilationCache(cache_path(course, lesson, options.platform), writable=True)
     for folder in (cache.path, cache.fonts):
         folder.mkdir(parents=True, exist_ok=True)
-        # Emptied in place: where submissions wait for the fill, sandboxes started ahead have it mounted.
-        for entry in folder.iterdir():
+        for entry in folder.iterdir():  # emptied in place: sandboxes started ahead have it mounted
             safefs.remove_tree(entry)
     Sandbox(options.run_settings(course, lesson).spec(0, cache)).run(visible_cells(nbformat.read(course.lesson_notebook(lesson), as_version=4)))
 
@@ -92,34 +91,27 @@ def current_expected(course: Course, lesson: str, options: Options) -> dict | No
     return cached if fresh and cached_ok else None
 
 
-def fills_beside_submissions(options: Options) -> bool:
-    """Whether submissions run while the lesson's cache is filled: on a platform whose devices
-    several processes share. On one whose devices take one process at a time, they wait for it."""
-    return uses_cache(options) and not TABLE[options.platform].exclusive
-
-
 def expected_values(course: Course, lesson: str, options: Options, preflight: Callable[[str], object],
-                    submissions_may_run: threading.Event | None = None,
-                    cache_filled: threading.Event | None = None) -> dict:
+                    submissions_may_run: threading.Event | None = None) -> dict:
     """Run the instructor's solution and keep its exports (and fill the lesson's cache).
 
     The run's receipt proves that JAX started the platform. When the solution fails, `preflight`
     first rules out the likelier cause, a platform JAX cannot start here.
-    `submissions_may_run` is set as soon as submissions can run beside what is left: on CPU at
-    once (they need no expected values, only their scoring does, and they mount the cache once
-    `cache_filled` is set); on a platform whose devices take one process at a time, when both
-    runs are over.
+    `submissions_may_run` is set as soon as submissions can run beside what is left: on CPU once
+    the cache is filled (they need no expected values, only their scoring does); on a platform
+    whose devices take one process at a time, when both runs are over.
     """
     may_run = submissions_may_run or threading.Event()
     shares_devices = not TABLE[options.platform].exclusive
-    side_by_side = fills_beside_submissions(options)  # the cache fills while the solution runs
-    if shares_devices:
-        may_run.set()
+    # On CPU the two runs share no device, so the cache fills while the solution runs.
+    side_by_side = uses_cache(options) and shares_devices
     try:
         with ThreadPoolExecutor(max_workers=1) as pool:
             filling = pool.submit(fill_cache, course, lesson, options) if side_by_side else None
-            if filling and cache_filled:
-                filling.add_done_callback(lambda done: done.exception() or cache_filled.set())
+            if filling:
+                filling.add_done_callback(lambda _: may_run.set())
+            elif shares_devices and not uses_cache(options):
+                may_run.set()
             try:
                 values = trusted_run(course, lesson, options)
             except CourseError:

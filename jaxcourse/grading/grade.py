@@ -20,7 +20,7 @@ from ..run.backends import BACKENDS
 from ..run.bubblewrap import CompilationCache, SandboxUnavailable, assert_hidden, require_sandbox
 from ..run.supervise import Execution
 from .collect import Submission, collect
-from .expected import cache_path, current_expected, expected_values, fills_beside_submissions, uses_cache
+from .expected import cache_path, current_expected, expected_values, uses_cache
 from .late import assign_late_penalties
 from .options import Options
 from .record import (LedgerEntry, SubmissionMarks, TestCell, gradebook_marks, lesson_structure, record_grades,
@@ -248,16 +248,14 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     todo = [i for i in range(total) if i not in kept]
     workers = max(1, options.workers or backend.default_workers(options.platform))
     current = current_expected(course, lesson, options)  # before the cache folder is made for the mounts below
-    cache, cache_filled = None, None
+    cache = None
     if uses_cache(options):
         cache = CompilationCache(cache_path(course, lesson, options.platform))
         cache.path.mkdir(parents=True, exist_ok=True)
-        if not current and fills_beside_submissions(options):
-            cache_filled = threading.Event()  # set by expected_values; sandboxes started before run without it
     # The workers' first sandboxes boot while the solution runs: they import no jax and open no
-    # device before their notebook arrives.
+    # device before their notebook arrives, and the cache they mount is filled before it does.
     executors, close = backend.executors(options.run_settings(course, lesson), workers,
-                                         len(todo) * len(structure), cache, cache_filled)
+                                         len(todo) * len(structure), cache)
     start = time.monotonic()
     slots: queue.Queue[Executor] = queue.Queue()
     for slot in executors:
@@ -311,8 +309,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
             try:
                 if current:  # stored values prove nothing about this machine; a fresh run's receipt does
                     backend.preflight(options.platform)
-                expected.set_result(current or expected_values(course, lesson, options, backend.preflight, may_run,
-                                                                   cache_filled))
+                expected.set_result(current or expected_values(course, lesson, options, backend.preflight, may_run))
             except BaseException as exc:  # no grades without expected values: nothing is recorded
                 expected.set_exception(exc)
                 for future in running:

@@ -39,11 +39,10 @@ class Backend(Protocol):
     def single(self, settings: RunSettings) -> Executor:
         """An executor for one notebook of the instructor's (the trusted run, recording figures)."""
 
-    def executors(self, settings: RunSettings, workers: int, runs: int, cache: CompilationCache | None,
-                  cache_ready: threading.Event | None = None) -> tuple[list[Executor], Callable[[], None]]:
+    def executors(self, settings: RunSettings, workers: int, runs: int,
+                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
         """`workers` executors for `runs` notebooks in all, and what to call when they are done;
-        `cache` is the lesson's compilation cache where `shares_files`, filled once `cache_ready`
-        is set (None: filled before any of these notebooks runs)."""
+        `cache` is the lesson's compilation cache where `shares_files`."""
 
 
 class WarmSandboxes:
@@ -52,65 +51,33 @@ class WarmSandboxes:
     Each sandbox serves exactly one notebook and is then discarded, so nothing crosses
     submissions; only the kernel's start-up and imports overlap with other work. The first
     ones start at once, while the grader prepares its expected values.
-
-    A sandbox mounts the compilation cache only if it was filled when the sandbox started (no
-    run reads entries still being written, and none waits for them): the first ones run
-    without it, and a sandbox to be started ahead meanwhile starts when `cache_ready` is set.
     """
 
-    def __init__(self, settings: RunSettings, cache: CompilationCache | None, runs: int, workers: int,
-                 cache_ready: threading.Event | None = None):
-        self.settings, self.cache, self.remaining, self.cache_ready = settings, cache, runs, cache_ready
+    def __init__(self, settings: RunSettings, cache: CompilationCache | None, runs: int, workers: int):
+        self.settings, self.cache, self.remaining = settings, cache, runs
         self.lock = threading.Lock()
         self.ready: dict[int, Sandbox] = {}
-        self.deferred: set[int] = set()  # slots whose next sandbox starts when the cache is filled
-        self.closed = False
         if settings.warm:
             for slot in range(min(workers, runs)):
                 self._start_ahead(slot)
-            if cache is not None and not self._cache_filled():
-                threading.Thread(target=self._start_deferred, daemon=True).start()
-
-    def _cache_filled(self) -> bool:
-        return self.cache_ready is None or self.cache_ready.is_set()
-
-    def _spec(self, slot: int):
-        return self.settings.spec(slot, self.cache if self._cache_filled() else None)
 
     def _start_ahead(self, slot: int) -> None:
         """Start `slot`'s next sandbox. If it cannot start now, the notebook that needs it tries again
         and, failing, is reported as an infrastructure failure; the notebook running now is not."""
         try:
-            sandbox = Sandbox(self._spec(slot))
+            sandbox = Sandbox(self.settings.spec(slot, self.cache))
         except Exception:
             return
         with self.lock:
-            keep = not self.closed and slot not in self.ready
-            if keep:
-                self.ready[slot] = sandbox
-        if not keep:
-            sandbox.discard()
-
-    def _start_deferred(self) -> None:
-        while not self.cache_ready.wait(0.1):
-            if self.closed:
-                return
-        with self.lock:
-            slots, self.deferred = self.deferred, set()
-        for slot in sorted(slots):
-            self._start_ahead(slot)
+            self.ready[slot] = sandbox
 
     def executor(self, slot: int) -> Executor:
         def execute(nb: NotebookNode) -> Execution:
             with self.lock:
                 sandbox = self.ready.pop(slot, None)
                 self.remaining -= 1
-                warm_next = (self.settings.warm and slot not in self.deferred
-                             and self.remaining > len(self.ready) + len(self.deferred))
-                if warm_next and not self._cache_filled():
-                    self.deferred.add(slot)
-                    warm_next = False
-            sandbox = Sandbox.warm_or_new(sandbox, self._spec(slot))
+                warm_next = self.settings.warm and self.remaining > len(self.ready)
+            sandbox = Sandbox.warm_or_new(sandbox, self.settings.spec(slot, self.cache))
             if warm_next:
                 self._start_ahead(slot)
             return sandbox.run(nb)
@@ -118,7 +85,6 @@ class WarmSandboxes:
 
     def close(self) -> None:
         with self.lock:
-            self.closed = True
             for sandbox in self.ready.values():
                 sandbox.discard()
             self.ready.clear()
@@ -141,9 +107,9 @@ class Local:
     def single(self, settings: RunSettings) -> Executor:
         return Sandbox(settings.spec(0)).run
 
-    def executors(self, settings: RunSettings, workers: int, runs: int, cache: CompilationCache | None,
-                  cache_ready: threading.Event | None = None) -> tuple[list[Executor], Callable[[], None]]:
-        pool = WarmSandboxes(settings, cache, runs, workers, cache_ready)
+    def executors(self, settings: RunSettings, workers: int, runs: int,
+                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
+        pool = WarmSandboxes(settings, cache, runs, workers)
         return [pool.executor(slot) for slot in range(workers)], pool.close
 
 

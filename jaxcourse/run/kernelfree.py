@@ -17,7 +17,6 @@ import os
 import signal
 import sys
 import tempfile
-import threading
 import time
 from typing import Callable
 
@@ -252,7 +251,7 @@ class InProcess:
                 return execute_here(nb, settings.limits.cell_timeout)
         return execute
 
-    def executors(self, settings: RunSettings, workers: int, runs: int, cache: CompilationCache | None,
-                  cache_ready: threading.Event | None = None) -> tuple[list[Executor], Callable[[], None]]:
+    def executors(self, settings: RunSettings, workers: int, runs: int,
+                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
         raise BackendUnavailable("the in-process backend runs the instructor's notebooks only, never a "
                                  "submission: grade with --backend local or ray")

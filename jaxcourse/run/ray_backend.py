@@ -144,7 +144,7 @@ class Ray:
     def single(self, settings: RunSettings):
         return executor(settings)
 
-    def executors(self, settings: RunSettings, workers: int, runs: int, cache, cache_ready=None):
+    def executors(self, settings: RunSettings, workers: int, runs: int, cache):
         if not settings.warm:
             return [executor(settings)] * workers, lambda: None
         return warm_executors(settings, workers, runs)

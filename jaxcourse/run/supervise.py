@@ -24,6 +24,7 @@ from .runner import EXIT_NO_KERNEL, RUNNER_EXITS, read_executed
 OUT_ENTRIES = 1000  # files and folders the output folder may hold; the runner writes one
 POLL_SECONDS = 0.05
 CHECK_SHARE = 20
+MAX_CHECK_SECONDS = 0.5  # however many sandboxes run: how long a runaway one may go unchecked
 KEPT_BYTES = 256 * 1024  # of each stream
 
 
@@ -111,7 +112,7 @@ def _watch(proc: subprocess.Popen, limits: Limits, cgroup: Cgroup, out: Path) ->
 
     The caps are checked every POLL_SECONDS, or less often where the checks of all the sandboxes
     watched at once would take more than 1/CHECK_SHARE of a core (gVisor's /proc answered a
-    watchdog's check in 2 to 10 ms on a TPU VM), however many workers grade."""
+    watchdog's check in 2 to 10 ms on a TPU VM), and at least every MAX_CHECK_SECONDS."""
     start = next_check = time.monotonic()
     watchdog = None if cgroup.active else Watchdog(proc.pid, limits)
     with WATCHING:
@@ -124,7 +125,8 @@ def _watch(proc: subprocess.Popen, limits: Limits, cgroup: Cgroup, out: Path) ->
                 if verdict:
                     return False, verdict
                 done = time.monotonic()
-                next_check = done + max(POLL_SECONDS, CHECK_SHARE * (done - now) * WATCHING.count)
+                spacing = CHECK_SHARE * (done - now) * WATCHING.count
+                next_check = done + min(MAX_CHECK_SECONDS, max(POLL_SECONDS, spacing))
             time.sleep(POLL_SECONDS)
     return False, ""
 
