@@ -213,10 +213,14 @@ def grade_course(course, **options):
 
 def test_a_solution_that_fails_its_own_tests_stops_grading_and_records_nothing(tmp_path):
     """Submissions run while the solution runs; when the solution fails, none of what they
-    produced is kept: no grade, no ledger entry, no CSV, no autograded notebook."""
+    produced is kept: no grade, no ledger entry, no CSV, no autograded notebook. Not even for a
+    submission that is never scored (d's file is not a notebook), and so needs no expected values."""
     course = fresh_tiny(tmp_path)
     for student in ("a", "b", "c"):
         submit_solution(course, student)
+    junk = course.submitted / "d" / "tiny" / "tiny.ipynb"
+    junk.parent.mkdir(parents=True)
+    junk.write_text("not a notebook")
     source = course.lesson_notebook("tiny")
     nb = nbformat.read(source, as_version=4)
     (cell,) = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "sums-solution"]
@@ -224,7 +228,7 @@ def test_a_solution_that_fails_its_own_tests_stops_grading_and_records_nothing(t
     nbformat.write(nb, source)
     with pytest.raises(CourseError, match="does not pass its own tests"):
         grade_course(course, workers=2)
-    assert not any(LedgerEntry.path(course, "tiny", student).exists() for student in ("a", "b", "c"))
+    assert not any(LedgerEntry.path(course, "tiny", student).exists() for student in ("a", "b", "c", "d"))
     assert not (course.grades / "tiny.csv").exists() and not any(course.autograded.rglob("*.ipynb"))
     assert not any(marks.cells for marks in gradebook_marks(course, "tiny").values())
 

@@ -131,13 +131,18 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
                      gradebook_lock: threading.Lock) -> LedgerEntry:
     """Grade one student's folder, record it, and return its ledger entry; `expected` waits for the
     expected values, which only scoring needs."""
-    results, csv_rows = {}, []
+    graded_notebooks = {}
     for notebook, tests in structure.items():
         path, detail = submission.notebooks.get(notebook), submission.details.get(notebook)
         notes = [detail] if path is not None and detail else []  # which file stood in for the notebook
         notes += submission.notes + ([] if options.sandbox else [UNSAFE_NOTE])
-        graded = grade_notebook(course, submission.lesson, notebook, submission.student, path, tests,
-                                expected, options, execute, notes, detail)
+        graded_notebooks[notebook] = grade_notebook(course, submission.lesson, notebook, submission.student, path,
+                                                    tests, expected, options, execute, notes, detail)
+    # Nothing is recorded without the instructor's values, even for a notebook that was never scored:
+    # a failed solution run raises here.
+    source_hash = expected()["source_hash"]
+    results, csv_rows = {}, []
+    for notebook, graded in graded_notebooks.items():
         results[notebook] = graded.rows
         with stage("recording"):
             reviewed = graded.notebook and reviewed_notebook(graded.notebook, graded.own, graded.rows)
@@ -147,7 +152,7 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
         csv_rows += [report.csv_row(submission.student, notebook, row, platform) for row in graded.rows]
     with gradebook_lock, stage("recording"):  # SQLite writes are serialised, one transaction per student
         record_grades(course, submission.lesson, submission.student, results, submission.submitted_at)
-    return LedgerEntry(submission.student, "", expected()["source_hash"], options.platform, csv_rows,
+    return LedgerEntry(submission.student, "", source_hash, options.platform, csv_rows,
                        {notebook: [asdict(row) for row in rows] for notebook, rows in results.items()})
 
 
