@@ -27,8 +27,8 @@ same lesson, n and sandbox setting, it skips the counts already there (so a run 
 limit is finished by running it again), and --stop-after SECONDS starts no count that would end
 past SECONDS.
 --unsafe-no-sandbox is passed to `jaxcourse grade` where bubblewrap cannot start (a TPU host).
-Against stock, CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1 (sandboxes
-included, other load excluded); elsewhere from /proc/stat, so run it quiet.
+Against stock, CPU time is counted in a cpuacct cgroup per command where the host has cgroup v1
+(sandboxes included, other load excluded); elsewhere from /proc/stat, so run it quiet.
 Usage: .venv/bin/python benchmarks/grade_throughput.py [--lesson L] [-n 20] [--rounds 3]
        .venv/bin/python benchmarks/grade_throughput.py --scaling 1,2,4,8,12 [-n 48] [--lesson L] [--json PATH]
                                                        [--unsafe-no-sandbox] [--stop-after SECONDS]
@@ -288,12 +288,12 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
             started = time.perf_counter()
             course = build(Path(scratch) / f"w{workers}", lesson, n)
             notebooks = sorted(course.submitted.glob(f"*/{lesson}/{lesson}.ipynb"))
-            reaped = reaped_cpu_seconds()
+            before = reaped_cpu_seconds()
             ours_s, _ = timed([*ours, "--workers", str(workers)], course.root, env)
-            ours_cpu, reaped = reaped_cpu_seconds() - reaped, reaped_cpu_seconds()
+            after_ours = reaped_cpu_seconds()
             ours_each = run_seconds(course, lesson)
             pm_s, pm_each = papermill_seconds(notebooks, Path(scratch) / f"papermill-{workers}", workers, env)
-            pm_cpu = reaped_cpu_seconds() - reaped
+            ours_cpu, pm_cpu = after_ours - before, reaped_cpu_seconds() - after_ours
             shutil.rmtree(Path(scratch) / f"w{workers}")
             shutil.rmtree(Path(scratch) / f"papermill-{workers}")
             last_duration = time.perf_counter() - started

@@ -340,11 +340,11 @@ def figures(docs: dict[Path, str]) -> dict[str, dict[str, str | None]]:
     }
 
 
-
 def scaling_at_12(perf: str) -> str | None:
     """The 12-worker row of the scaling table, as the README shows it: our speed-up (papermill's)."""
     match = re.search(r"^\| 12 \| [^|]+\| \*\*(.+?)\*\* \|[^|]+\| \*\*(.+?)\*\* \|", perf, re.M)
     return match and f"{match[1]} ({match[2]})"
+
 
 def mib(gib: str | None) -> str | None:
     """A README figure in GiB (two decimals), as the MiB it rounds: compared by the GiB it shows."""

@@ -13,6 +13,7 @@ import psutil
 
 from conftest import fresh_tiny, grade, release_nb, submit_solution
 from jaxcourse.authoring import fabricate
+from jaxcourse.grading.record import LedgerEntry
 from jaxcourse.grading.report import read_csv, write_lesson_feedback
 
 GRADE = [sys.executable, "-m", "jaxcourse.cli", "grade", "tiny"]
@@ -88,7 +89,7 @@ def test_sigkill_at_any_moment_then_resume(tmp_path):
     mid.wait()
     assert any(line.startswith("[4/4]") for line in seen), "".join(seen)
     assert no_sandbox_left(token), "a killed grader must not leave sandboxes running"
-    done = [s for s in students if (course.state / "ledger" / "tiny" / f"{s}.json").is_file()]
+    done = [s for s in students if LedgerEntry.path(course, "tiny", s).is_file()]
     assert len(done) >= 2, done
 
     resumed = subprocess.run([*GRADE, "--course-dir", str(course.root)], capture_output=True, text=True, timeout=900)

@@ -130,7 +130,7 @@ def grade_submission(course: Course, submission: Submission, structure: dict[str
                      expected: Callable[[], dict], options: Options, execute: Executor,
                      gradebook_lock: threading.Lock) -> LedgerEntry:
     """Grade one student's folder, record it, and return its ledger entry; `expected` waits for the
-    expected values, which only scoring needs."""
+    expected values, which scoring and recording need and running does not."""
     graded_notebooks = {}
     for notebook, tests in structure.items():
         path, detail = submission.notebooks.get(notebook), submission.details.get(notebook)
@@ -309,7 +309,8 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         return entry
 
     try:
-        with ThreadPoolExecutor(max_workers=2 * workers) as threads:  # half of them read, score and record
+        # Twice the workers: while `workers` of them run notebooks, the rest read, score and record.
+        with ThreadPoolExecutor(max_workers=2 * workers) as threads:
             running = [threads.submit(grade_one, index) for index in todo]
             try:
                 if current:  # stored values prove nothing about this machine; a fresh run's receipt does
