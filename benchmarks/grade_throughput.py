@@ -60,6 +60,7 @@ import nbformat  # noqa: E402
 from jaxcourse.authoring import fabricate  # noqa: E402
 from jaxcourse.authoring.artefacts import solution_notebook, solution_script  # noqa: E402
 from jaxcourse.course import Course  # noqa: E402
+from jaxcourse.grading.trusted import code_digest  # noqa: E402
 from jaxcourse.authoring.release import release  # noqa: E402
 from jaxcourse.run.platforms import default_workers  # noqa: E402
 
@@ -242,6 +243,8 @@ def host_facts(lesson: str, n: int, sandboxed: bool) -> dict:
         commit, changed = None, None  # a copy of the tree without git (a carried bundle)
     return {"cpu_count": os.cpu_count(), "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "lesson": lesson, "n": n, "sandboxed": sandboxed, "commit": commit, "uncommitted_changes": changed,
+            # The grader's files themselves: a copied tree's .git can be stale (the device's was).
+            "code_digest": code_digest().hex()[:16],
             "python": platform.python_version(), "jax": importlib.metadata.version("jax")}
 
 
@@ -308,7 +311,10 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
                                    "papermill_busy": round(busy(pm_each, workers, pm_s), 3),
                                    # CPU-seconds a notebook, of the processes that were reaped (all of
                                    # them unsandboxed); ours include the grader, the fill and the solution.
-                                   "ours_cpu_each": round(ours_cpu / n, 2), "papermill_cpu_each": round(pm_cpu / n, 2)})
+                                   "ours_cpu_each": round(ours_cpu / n, 2), "papermill_cpu_each": round(pm_cpu / n, 2),
+                                   # Cores kept busy on average: at W=1 they bound the speed-up any
+                                   # count can reach on this host (cores / these).
+                                   "ours_cores": round(ours_cpu / ours_s, 2), "papermill_cores": round(pm_cpu / pm_s, 2)})
             doc["results"].sort(key=lambda r: r["workers"])
             if json_path:
                 write_json(json_path, doc)
@@ -321,13 +327,19 @@ def scaling(lesson: str, n: int, counts: list[int], ours: list[str], env: dict[s
                   f"\n      a notebook ran {row['ours_run_median']:.1f} s (median), workers busy {row['ours_busy']:.0%}; "
                   f"papermill {row['papermill_run_median']:.1f} s, busy {row['papermill_busy']:.0%}"
                   f"\n      CPU a notebook (reaped processes): jaxcourse {row['ours_cpu_each']:.2f} s, papermill "
-                  f"{row['papermill_cpu_each']:.2f} s", flush=True)
+                  f"{row['papermill_cpu_each']:.2f} s; cores busy: jaxcourse {row['ours_cores']:.2f}, papermill "
+                  f"{row['papermill_cores']:.2f}", flush=True)
     results = [r for r in doc["results"] if r["workers"] in counts]
     if not results:
         return
     base = doc["results"][0]
     print(f"\nspeed-ups are over W={base['workers']}; n={n} each; jaxcourse includes the instructor's solution run "
           "and the cache fill, papermill runs the notebooks only (no grading)")
+    if unsafe_no_sandbox and base["workers"] == 1 and "ours_cores" in base:  # every process reaped: all the CPU
+        cores = os.cpu_count()
+        print(f"one worker keeps {base['ours_cores']:.2f} cores busy (papermill {base['papermill_cores']:.2f}): "
+              f"unless a notebook costs less CPU with more workers, no count can beat {cores / base['ours_cores']:.1f}x "
+              f"on {cores} cores (papermill {cores / base['papermill_cores']:.1f}x)")
     print(" workers | jaxcourse s  /min  speed-up | papermill s  /min  speed-up | jaxcourse/papermill")
     for r in results:
         print(f" {r['workers']:7d} | {r['ours_seconds']:11.1f} {r['ours_per_minute']:5.1f} "

@@ -11,32 +11,31 @@ from collections import Counter
 from importlib.metadata import PackageNotFoundError, version
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .kernel import no_format_checkers  # noqa: F401  (an entry point: before anything imports nbformat)
 
 import nbformat
-from sqlalchemy.exc import SAWarning
 
 from .authoring import fabricate
-from .authoring.check import check_lesson
-from .authoring.lessonfile import ClearOutputs, write_recorded
-from .authoring.publish import badge_note, publish
-from .authoring.release import release
 from .authoring.scaffold import new_lesson
 from .course import PLATFORMS, Course, CourseError
-from .grading.analytics import write_report
 from .grading.expected import trusted_run
-from .grading.grade import grade_lesson
 from .grading.options import Options, Progress
-from .grading.record import LedgerEntry
-from .grading.report import write_lesson_feedback
 from .grading.score import Status
+from .grading.start import GradingStart
 from .hub import GRADER, HubPlan, read_roster
 from .inprocess import add_options, check_in_process, compare_exports
 from .run.backends import BACKENDS, GRADING_BACKENDS
 from .run.bubblewrap import SandboxUnavailable, require_sandbox
 from .run.execute import BackendUnavailable, PlatformUnavailable, preflight
 from .run.limits import Limits
+
+if TYPE_CHECKING:
+    from .grading.record import LedgerEntry
+
+# What imports nbgrader is imported by the command that uses it: `jaxcourse grade` starts the
+# lesson's solution run first (grading/start.py), and the rest of the grader loads beside it.
 
 DEMO_MARKER = ".jaxcourse-demo"
 
@@ -82,12 +81,16 @@ def _options(args) -> Options:
 
 
 def _badge_note(course: Course, target: Path | None = None) -> None:
+    from .authoring.publish import badge_note
+
     note = badge_note(course, target)
     if note:
         print(note)
 
 
 def cmd_release(args) -> int:
+    from .authoring.release import release
+
     course = _course(args)
     for path in release(course, args.lessons):
         print(f"released {path}")
@@ -96,6 +99,8 @@ def cmd_release(args) -> int:
 
 
 def cmd_publish(args) -> int:
+    from .authoring.publish import publish
+
     course = _course(args)
     written = publish(course, Path(args.target))
     print(f"published {len(written)} files to {Path(args.target).resolve()}: no solution, hidden test or mutant in them")
@@ -132,7 +137,10 @@ def cmd_grade(args) -> int:
     course, options = _course(args), _options(args)
     if not options.sandbox:
         print("WARNING: grading without a sandbox; submissions run with your rights", file=sys.stderr)
-    summary = grade_lesson(course, args.lesson, options)
+    begun = GradingStart(course, args.lesson, options)
+    from .grading.grade import grade_lesson  # nbgrader: loads while the solution's sandbox boots
+
+    summary = grade_lesson(course, args.lesson, options, begun)
     print(summary.table())
     if summary.change_report():
         print(summary.change_report())
@@ -143,6 +151,8 @@ def cmd_grade(args) -> int:
 
 
 def cmd_feedback(args) -> int:
+    from .grading.report import write_lesson_feedback
+
     course = _course(args)
     course.lesson_notebook(args.lesson)  # a mistyped id gets the same error as in every command
     notes: list[str] = []
@@ -173,6 +183,11 @@ def _problems(summary) -> int:
 def cmd_demo(args) -> int:
     """Release lessons into a scratch course, fabricate three students for each, grade them: the lessons
     named, else every lesson with --all, else course.toml's [demo] lessons (every lesson when it names none)."""
+    from .authoring.release import release
+    from .grading.analytics import write_report
+    from .grading.grade import grade_lesson
+    from .grading.report import write_lesson_feedback
+
     course, origin = _course(args), Course.at(args.source_from)
     if args.all and args.lessons:
         raise CourseError("name lessons or give --all, not both")
@@ -214,6 +229,8 @@ def cmd_demo(args) -> int:
 
 
 def cmd_report(args) -> int:
+    from .grading.analytics import write_report
+
     index, text = write_report(_course(args), args.lesson)
     print(text)
     print(f"report: {index}")
@@ -221,6 +238,8 @@ def cmd_report(args) -> int:
 
 
 def cmd_clean_source(args) -> int:
+    from .authoring.lessonfile import ClearOutputs
+
     course = _course(args)
     for lesson in course.select(args.lessons):
         path = course.lesson_notebook(lesson)
@@ -232,6 +251,8 @@ def cmd_clean_source(args) -> int:
 
 
 def cmd_record_figures(args) -> int:
+    from .authoring.lessonfile import ClearOutputs, write_recorded
+
     course, options = _course(args), replace(_options(args), draw_figures=True)
     for lesson in course.select(args.lessons):
         path = course.lesson_notebook(lesson)
@@ -252,6 +273,8 @@ def cmd_new_lesson(args) -> int:
 
 
 def cmd_check_lesson(args) -> int:
+    from .authoring.check import check_lesson
+
     course, options = _course(args), _options(args)
     preflight(options.platform)
     failed = 0
@@ -386,8 +409,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # nbgrader 0.9.6 triggers SQLAlchemy 2 autoflush warnings that say nothing about the grades.
-    warnings.filterwarnings("ignore", category=SAWarning)
+    # nbgrader 0.9.6 triggers SQLAlchemy 2 autoflush warnings that say nothing about the grades
+    # (matched by their text: importing sqlalchemy for the class would cost every command 0.2 s).
+    warnings.filterwarnings("ignore", message=r"Object of type <\w+> not in session", module=r"nbgrader\.")
     args = parser().parse_args(argv)
     try:
         return args.func(args)

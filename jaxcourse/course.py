@@ -32,6 +32,9 @@ configure_nbgrader(get_config())  # noqa: F821
 """
 
 
+STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")  # also a folder name under submitted/
+
+
 class CourseError(Exception):
     """A problem with the course folder that makes grading untrustworthy."""
 
@@ -256,6 +259,21 @@ class Course:
             if path.is_file():
                 return read_pins(path)
         return {}
+
+    def submission_folders(self, lesson: str) -> tuple[list[Path], list[str]]:
+        """Each student's submitted/<student>/LESSON/ folder, and why each other one there is not used."""
+        folders, skipped = [], []
+        if not self.submitted.is_dir():
+            return folders, skipped
+        for student_dir in sorted(self.submitted.iterdir()):
+            folder = student_dir / lesson
+            if not folder.is_dir():
+                continue
+            if not STUDENT_ID.match(student_dir.name) or student_dir.is_symlink() or folder.is_symlink():
+                skipped.append(f"{student_dir.name!r}: not a usable student id or folder")
+            else:
+                folders.append(folder)
+        return folders, skipped
 
     def lesson_ids(self) -> list[str]:
         """Every folder under source/ that holds its own notebook, by name."""

@@ -15,7 +15,8 @@ from sqlalchemy.exc import SAWarning
 from jaxcourse.authoring import fabricate
 from jaxcourse.authoring.release import release
 from jaxcourse.course import Course
-from jaxcourse.grading.grade import Options, expected_values, grade_lesson
+from jaxcourse.grading.expected import expected_values
+from jaxcourse.grading.grade import Options, grade_lesson
 from jaxcourse.grading.score import STATUSES
 from jaxcourse.run.execute import preflight
 

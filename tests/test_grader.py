@@ -155,6 +155,48 @@ def test_nbgrader_export_agrees_with_the_csv(tmp_path):
     assert exported[("tiny", "ada")] == 3 and exported[("tiny", "bo")] == 0
 
 
+# nbgrader may load only once a sandbox has started (or after a minute, failing the import).
+NBGRADER_AFTER_A_SANDBOX = """
+import sys, threading
+from jaxcourse.run import execute
+
+started = threading.Event()
+start = execute.Sandbox.__init__
+
+
+def starting(self, spec):
+    started.set()
+    start(self, spec)
+
+
+class HoldNbgrader:
+    def find_spec(self, name, path=None, target=None):
+        if name == "nbgrader" and not started.wait(60):
+            raise ImportError("nbgrader was imported before any sandbox started")
+        return None
+
+
+execute.Sandbox.__init__ = starting
+sys.meta_path.insert(0, HoldNbgrader())
+from jaxcourse.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_grade_starts_the_solution_run_before_it_imports_nbgrader(tmp_path):
+    """`jaxcourse grade` boots the instructor's solution run first; importing nbgrader, syncing
+    the gradebook and reading the submissions overlap it (grading/start.py)."""
+    course = fresh_tiny(tmp_path)
+    submit_solution(course, "ada")
+    expected_path(course, "tiny", "cpu").unlink()  # the fresh course's values: the solution runs again
+    done = subprocess.run([sys.executable, "-c", NBGRADER_AFTER_A_SANDBOX, "grade", "tiny", "--quiet",
+                           "--course-dir", str(course.root)], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with open(course.grades / "tiny.csv", newline="") as handle:
+        assert {(r["student_id"], r["status"]) for r in csv.DictReader(handle)} == {("ada", "ok")}
+
+
 def test_grading_a_lesson_nobody_submitted_says_so_and_leaves_the_gradebook_alone(tmp_path):
     course = fresh_tiny(tmp_path)
     submit_solution(course, "ada")
@@ -217,7 +259,7 @@ def test_demo_runs_end_to_end(tmp_path):
 def test_demo_grades_course_tomls_demo_lessons_unless_told_all(tmp_path, monkeypatch, capsys):
     """`make demo` takes course.toml's [demo] lessons, `make demo-all` every lesson; the release is
     the first step that reads the choice, so a stub release records it without grading anything."""
-    import jaxcourse.cli as cli
+    import jaxcourse.authoring.release as releasing
     origin = tmp_path / "origin"
     shutil.copytree(FIXTURES, origin)
     shutil.copytree(origin / "source" / "tiny", origin / "source" / "tiny-2")
@@ -230,7 +272,7 @@ def test_demo_grades_course_tomls_demo_lessons_unless_told_all(tmp_path, monkeyp
     def note_release(course, lessons):
         released.append(list(lessons))
         raise Chosen
-    monkeypatch.setattr(cli, "release", note_release)
+    monkeypatch.setattr(releasing, "release", note_release)
     demo = ["demo", "--course-dir", str(tmp_path / "demo"), "--source-from", str(origin)]
     for toml, extra, expected in [("", [], ["tiny", "tiny-2"]),
                                   ('[demo]\nlessons = ["tiny-2"]\n', [], ["tiny-2"]),

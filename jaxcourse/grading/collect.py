@@ -18,7 +18,6 @@ from ..course import Course
 from ..run import safefs
 from .exchange import (EXCHANGE_FILES, SHOWN_REFUSED, TIMESTAMP, Record, collected, parse_timestamp, read_exchange_file,
                        time_note)
-from .inbound import STUDENT_ID
 
 MAX_ENTRIES = 1000                # entries of a lesson folder looked at
 MAX_NOTEBOOK_BYTES = 20 * 2**20
@@ -135,22 +134,16 @@ def add_record(submission: Submission, record: Record, notebook_names: list[str]
 
 def collect(course: Course, lesson: str, notebook_names: list[str]) -> tuple[list[Submission], list[str]]:
     """Submissions for a lesson, and a list of skipped folders with reasons."""
-    submissions, skipped = [], []
-    if not course.submitted.is_dir():
-        return submissions, skipped
-    for student_dir in sorted(course.submitted.iterdir()):
-        folder = student_dir / lesson
-        if not folder.is_dir():
-            continue
-        if not STUDENT_ID.match(student_dir.name) or student_dir.is_symlink() or folder.is_symlink():
-            skipped.append(f"{student_dir.name!r}: not a usable student id or folder")
-            continue
+    folders, skipped = course.submission_folders(lesson)
+    submissions = []
+    for folder in folders:
+        student = folder.parent.name
         try:
-            submission = scan(student_dir.name, lesson, folder, notebook_names)
-            record = collected(course, lesson, student_dir.name, submission.timestamp)
+            submission = scan(student, lesson, folder, notebook_names)
+            record = collected(course, lesson, student, submission.timestamp)
             if record is not None:
                 add_record(submission, record, notebook_names)
             submissions.append(submission)
         except Exception as exc:  # one folder fails only its own student: graded as the grader's failure
-            submissions.append(Submission(student_dir.name, lesson, folder, failure=exc))
+            submissions.append(Submission(student, lesson, folder, failure=exc))
     return submissions, skipped

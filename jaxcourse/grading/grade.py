@@ -6,7 +6,7 @@ import queue
 import threading
 import time
 import traceback
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -15,18 +15,17 @@ from typing import Callable
 from nbformat.notebooknode import NotebookNode
 
 from . import report
-from ..course import Course, CourseError
-from ..run.backends import BACKENDS
-from ..run.bubblewrap import CompilationCache, SandboxUnavailable, assert_hidden, require_sandbox
+from ..course import Course
+from ..run.bubblewrap import SandboxUnavailable
 from ..run.supervise import Execution
 from .collect import Submission, collect
-from .expected import cache_path, current_expected, expected_values, uses_cache
 from .late import assign_late_penalties
 from .options import Options
 from .record import (LedgerEntry, SubmissionMarks, TestCell, gradebook_marks, lesson_structure, record_grades,
                      reviewed_notebook, sync_gradebook, write_autograded)
 from .sanitize import UnreadableSubmission, read_submission, sanitize
 from .score import CellResult, Status, inert, score_cell
+from .start import GradingStart
 from .trusted import Executor, cells_by_grade_id, interrupted_by, run, source_hash
 
 UNSAFE_NOTE = "graded WITHOUT sandbox (--unsafe-no-sandbox)"
@@ -178,15 +177,11 @@ def failed_submission(course: Course, submission: Submission, structure: dict[st
     return LedgerEntry(submission.student, "", "", "", rows)
 
 
-def selected(course: Course, lesson: str, submissions: list[Submission], options: Options) -> list[Submission]:
-    """The submissions of this run: all; or with --student, those students' (each must exist) and
-    the others already graded, whose last grades stay in the CSV."""
-    missing = sorted(set(options.students) - {s.student for s in submissions})
-    if missing:
-        raise CourseError(f"no submission of {lesson} from {', '.join(missing)} under "
-                          f"submitted/<student>/{lesson}/. Nothing was graded.")
+def selected(course: Course, submissions: list[Submission], options: Options) -> list[Submission]:
+    """The submissions of this run: all; or with --student, those students' (refuse_without_submissions
+    checked that each exists) and the others already graded, whose last grades stay in the CSV."""
     return [s for s in submissions if not options.students or s.student in options.students
-            or LedgerEntry.path(course, lesson, s.student).is_file()]
+            or LedgerEntry.path(course, s.lesson, s.student).is_file()]
 
 
 def changed_elsewhere(entry: LedgerEntry, marks: SubmissionMarks | None) -> str:
@@ -213,26 +208,24 @@ def digest_or_none(submission: Submission) -> str | None:
         return None
 
 
-def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summary:
+def grade_lesson(course: Course, lesson: str, options: Options, begun: GradingStart | None = None
+                 ) -> report.Summary:
     """Grade all submissions of `lesson`; return a summary. Raises on untrustworthy setups, and
-    when there is nothing to grade (before the lesson enters the gradebook: `nbgrader export`
-    would show every student 0 for it)."""
-    course.info(lesson).refuse(options.platform)
-    if options.sandbox:
-        require_sandbox()
-        assert_hidden(course.root)
-    backend = BACKENDS[options.backend]
-    backend.prepare(options.ray_address)
-    if not collect(course, lesson, [])[0]:
-        raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
-                          "(nbgrader collect puts them there). Nothing was graded and the gradebook is unchanged.")
+    when there is nothing to grade (grading/start.py). `begun`: the grading as started before this
+    module was imported (the command line's); by default it starts here."""
+    with begun or GradingStart(course, lesson, options) as begun:
+        return grade_begun(course, lesson, options, begun)
+
+
+def grade_begun(course: Course, lesson: str, options: Options, begun: GradingStart) -> report.Summary:
+    """The rest of grade_lesson, while the expected values are made."""
     course.ensure_config_file()
     sync_gradebook(course, lesson)
     structure = lesson_structure(course, lesson)
     submissions, skipped = collect(course, lesson, list(structure))
     for reason in skipped:
         options.log(f"skipped {reason}")
-    submissions = selected(course, lesson, submissions, options)
+    submissions = selected(course, submissions, options)
     total, expected_hash = len(submissions), source_hash(course, lesson)
     before = gradebook_marks(course, lesson)
     kept: dict[int, LedgerEntry] = {}
@@ -251,27 +244,21 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         options.log(f"[{index + 1}/{total}] {submission.student}: unchanged, kept")
         kept[index] = entry
     todo = [i for i in range(total) if i not in kept]
+    backend = begun.backend
     workers = max(1, options.workers or backend.default_workers(options.platform))
-    current = current_expected(course, lesson, options)  # before the cache folder is made for the mounts below
-    cache = None
-    if uses_cache(options):
-        cache = CompilationCache(cache_path(course, lesson, options.platform))
-        cache.path.mkdir(parents=True, exist_ok=True)
     # The workers' first sandboxes boot while the solution runs: they import no jax and open no
     # device before their notebook arrives, and the cache they mount is filled before it does.
     executors, close = backend.executors(options.run_settings(course, lesson), workers,
-                                         len(todo) * len(structure), cache)
-    start = time.monotonic()
+                                         len(todo) * len(structure), begun.cache)
     slots: queue.Queue[Executor] = queue.Queue()
     for slot in executors:
         slots.put(slot)
     lock = threading.Lock()
     progress = options.progress
     progress.start(lesson, total, kept=len(kept))
-    # Submissions run while the expected values are made (expected_values says when they may);
-    # only their scoring waits for the values.
-    expected: Future[dict] = Future()
-    may_run = threading.Event()
+    # Submissions run while the expected values are made (begun.may_run says when they may); only
+    # their scoring waits for the values. `stopped`: this run ends early, nothing more is recorded.
+    stopped = threading.Event()
 
     log = course.state / "logs" / f"{lesson}.log"
 
@@ -291,17 +278,17 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
                 raise StageFailed("collect") from submission.failure
             with stage("hashing"):
                 digest = submission.content_hash()  # before grading: a file changed meanwhile is regraded next run
-            may_run.wait()
-            if expected.done() and expected.exception():
+            begun.may_run.wait()
+            if begun.failed() or stopped.is_set():
                 return None  # the run stops: see below
             with lock:  # one whole line at a time: the workers start together once may_run is set
                 options.log(f"[{index + 1}/{total}] {submission.student}: grading")
-            entry = grade_submission(course, submission, structure, expected.result, options, execute, lock)
+            entry = grade_submission(course, submission, structure, begun.expected.result, options, execute, lock)
             entry.submission_hash = digest
             with lock, stage("recording"):
                 entry.save(course, lesson)
         except Exception as exc:
-            if expected.done() and expected.exception():
+            if begun.failed() or stopped.is_set():
                 return None
             entry = failed_submission(course, submission, structure, exc, log)
         with lock:
@@ -313,16 +300,12 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
         with ThreadPoolExecutor(max_workers=2 * workers) as threads:
             running = [threads.submit(grade_one, index) for index in todo]
             try:
-                if current:  # stored values prove nothing about this machine; a fresh run's receipt does
-                    backend.preflight(options.platform)
-                expected.set_result(current or expected_values(course, lesson, options, backend.preflight, may_run))
-            except BaseException as exc:  # no grades without expected values: nothing is recorded
-                expected.set_exception(exc)
+                begun.expected.result()  # no grades without expected values: nothing is recorded
+            except BaseException:
+                stopped.set()
                 for future in running:
                     future.cancel()
                 raise
-            finally:
-                may_run.set()
             fresh = {index: future.result() for index, future in zip(todo, running)}
     finally:
         close()
@@ -331,7 +314,7 @@ def grade_lesson(course: Course, lesson: str, options: Options) -> report.Summar
     assign_late_penalties(course, lesson, students)
     after = gradebook_marks(course, lesson)
     summary = report.write_csv(course, lesson, [kept.get(i) or fresh[i] for i in range(total)], after)
-    summary.graded, summary.seconds, summary.workers = len(todo), time.monotonic() - start, workers
+    summary.graded, summary.seconds, summary.workers = len(todo), time.monotonic() - begun.began, workers
     most = sum(t.max_points for tests in structure.values() for t in tests)
     regraded = [submissions[i].student for i in todo if submissions[i].student in before]
     summary.changes = report.score_changes(before, after, regraded, most) if regraded else None

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import pwd
-import re
 import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -21,9 +20,9 @@ from pathlib import Path
 
 from nbgrader.utils import parse_utc
 
+from ..course import STUDENT_ID
 from ..run.safefs import DIR_FLAGS, FILE_FLAGS, remove_tree
 
-STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,127}$")  # also a folder name under submitted/
 MAX_BYTES = 100 * 2**20   # per submission, as nbgrader's own max_dir_size (100 MB)
 MAX_ENTRIES = 500         # files and folders per submission; a lesson hands out a few
 MAX_DEPTH = 16            # folders inside folders
