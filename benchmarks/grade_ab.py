@@ -1,11 +1,13 @@
-"""A/B of two trees of the grader: `jaxcourse grade` from tree A, then from tree B, alternating
-(B first in odd rounds), each on a fresh copy of the same kind of scratch course, so that a host
-whose speed drifts skews both alike. What a change of the grader is worth on its own.
+"""A/B of two trees of the grader: `jaxcourse grade` from tree A and from tree B, alternating
+(B first in every second round), each on a fresh copy of the same kind of scratch course, so that
+a host whose speed drifts skews both alike. What a change of the grader is worth on its own.
 
-A tree is a folder holding a `jaxcourse` package, for example
-    git worktree add /tmp/before <commit>         (or: git archive <commit> jaxcourse | tar -x -C /tmp/before)
-and it runs with this environment's packages. Submissions are built as grade_throughput.py builds
-them (correct, one-wrong and blank, mixed).
+A tree is a folder holding a `jaxcourse` package and the requirements-cpu.txt whose pins its
+release reads, for example
+    git worktree add /tmp/before <commit>
+    git archive <commit> jaxcourse requirements-cpu.txt | tar -x -C /tmp/before
+and it runs with this environment's packages. Submissions are built as grade_throughput.py
+builds them (correct, one-wrong and blank, mixed).
 Usage: .venv/bin/python benchmarks/grade_ab.py TREE_A [TREE_B (default: this checkout)]
            [--lesson welcome-02] [-n 20] [--rounds 3] [--workers W] [--unsafe-no-sandbox]
 """
