@@ -37,8 +37,9 @@ class GradingStart:
     folder made (the submissions' sandboxes mount it), and `expected` on its way.
 
     `may_run` is set once submissions may run beside what is left of it (expected_values says
-    when). Use it as a context manager around the rest of grading: leaving waits for the
-    expected values, which are kept for the next run even when this one stopped early.
+    when). Use it as a context manager around the rest of grading: leaving lets the trusted runs
+    end, so that none is left behind when grading stopped early (their values are then kept
+    for the next run when they finished).
     """
 
     def __init__(self, course: Course, lesson: str, options: Options):
