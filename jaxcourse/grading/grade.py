@@ -43,6 +43,10 @@ class Graded:
 
 # ---------------------------------------------------------------- one submission
 
+class GradingStopped(Exception):
+    """The expected values could not be made, or the run was stopped: no notebook runs any more."""
+
+
 class StageFailed(Exception):
     """A grading stage raised while handling one submission; the exception is the __cause__."""
 
@@ -264,7 +268,11 @@ def grade_begun(course: Course, lesson: str, options: Options, begun: GradingSta
 
     def execute(nb: NotebookNode) -> Execution:
         """Run `nb` in a free worker slot, held only while it runs: reading, scoring and recording
-        a submission (and waiting for the expected values) overlap the next one's run."""
+        a submission (and waiting for the expected values) overlap the next one's run, and the
+        first submissions are read and sanitized before they may run."""
+        begun.may_run.wait()
+        if begun.failed() or stopped.is_set():
+            raise GradingStopped
         slot = slots.get()
         try:
             return slot(nb)
@@ -278,10 +286,7 @@ def grade_begun(course: Course, lesson: str, options: Options, begun: GradingSta
                 raise StageFailed("collect") from submission.failure
             with stage("hashing"):
                 digest = submission.content_hash()  # before grading: a file changed meanwhile is regraded next run
-            begun.may_run.wait()
-            if begun.failed() or stopped.is_set():
-                return None  # the run stops: see below
-            with lock:  # one whole line at a time: the workers start together once may_run is set
+            with lock:  # one whole line at a time
                 options.log(f"[{index + 1}/{total}] {submission.student}: grading")
             entry = grade_submission(course, submission, structure, begun.expected.result, options, execute, lock)
             entry.submission_hash = digest
@@ -289,7 +294,7 @@ def grade_begun(course: Course, lesson: str, options: Options, begun: GradingSta
                 entry.save(course, lesson)
         except Exception as exc:
             if begun.failed() or stopped.is_set():
-                return None
+                return None  # the run stops: see below
             entry = failed_submission(course, submission, structure, exc, log)
         with lock:
             progress.advance(entry)
