@@ -99,13 +99,14 @@ def main() -> None:
         sandboxes, samples = watch(cmd, course.root, {**env, "PYTHONPATH": os.pathsep.join(
             filter(None, [str(REPO), env.get("PYTHONPATH")]))})
     rows, summary = per_second(sandboxes, samples), phases(sandboxes, args.n, samples[-1][0])
-    cpu = samples[-1][1] - samples[0][1]
+    cpu = samples[-1][1] - samples[0][1]  # 0 where /proc/stat stands still (gVisor's does)
     print(f"{args.lesson}, n={args.n}, {args.workers} workers, {os.cpu_count()} cores, "
-          f"{'unsandboxed' if args.unsafe_no_sandbox else 'sandboxed'}: {summary['end']:.1f} s, "
-          f"{cpu:.0f} CPU-s of the machine ({cpu / args.n:.2f} a submission)")
+          f"{'unsandboxed' if args.unsafe_no_sandbox else 'sandboxed'}: {summary['end']:.1f} s, " + (
+              f"{cpu:.0f} CPU-s of the machine ({cpu / args.n:.2f} a submission)" if cpu else "/proc/stat counts no CPU here"))
     print(" second | booting or waiting | running | cores busy")
     for row in rows:
-        print(f" {row['second']:6d} | {row['booting_or_waiting']:18d} | {row['running']:7d} | {row['cores']:5.2f}")
+        cores = f"{row['cores']:5.2f}" if cpu else "  n/a"
+        print(f" {row['second']:6d} | {row['booting_or_waiting']:18d} | {row['running']:7d} | {cores}")
     print(f"first sandbox {summary['first_sandbox']:.1f} s, first notebook handed {summary['first_notebook']:.1f} s, "
           f"first submission {summary['first_submission']:.1f} s (after {summary['instructor_runs']} instructor runs), "
           f"last handed {summary['last_handed']:.1f} s, end {summary['end']:.1f} s; a notebook ran "
