@@ -118,7 +118,7 @@ def sandbox_env(platform: str, device_env: dict[str, str] | None = None) -> dict
         "PYTHONUNBUFFERED": "1",
         "TF_CPP_MIN_LOG_LEVEL": "1",
         # One worker a core: numpy's OpenBLAS would start a thread a core at import (on a 13-core
-        # gVisor host, 1.3 of the 1.5 CPU-s `import numpy` costs).
+        # gVisor host, 1.2 of the 1.4 CPU-s `import numpy` cost).
         "OPENBLAS_NUM_THREADS": "1",
     }
     for key in PASSTHROUGH:
