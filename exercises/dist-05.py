@@ -145,11 +145,18 @@ def run_workers(script, num_processes, timeout=60.0, devices_per_process=2):
             time.sleep(0.05)
         reports = []
         for i in range(num_processes):
-            # Only lines that start with "{": Gloo, JAX's CPU collectives library, prints to stdout too.
-            lines = [line for line in _tail(f"{logs}/{i}.out", 10**6).splitlines() if line.startswith("{")]
-            if not lines:
+            # Gloo, JAX's CPU collectives library, prints to stdout too, from several threads and a
+            # few words at a time: a report can start in the middle of one of its lines.
+            found = []
+            for line in _tail(f"{logs}/{i}.out", 10**6).splitlines():
+                if "{" in line:
+                    try:
+                        found.append(json.JSONDecoder().raw_decode(line, line.index("{"))[0])
+                    except json.JSONDecodeError:
+                        pass
+            if not found:
                 raise RuntimeError(f"worker {i} exited normally but printed no JSON line")
-            reports.append(json.loads(lines[-1]))
+            reports.append(found[-1])
         return reports
     finally:                                    # whatever happened above: no worker outlives this call
         for w in workers:
