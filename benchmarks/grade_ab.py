@@ -7,9 +7,11 @@ release reads, for example
     git worktree add /tmp/before <commit>
     git archive <commit> jaxcourse requirements-cpu.txt | tar -x -C /tmp/before
 and it runs with this environment's packages. Submissions are built as grade_throughput.py
-builds them (correct, one-wrong and blank, mixed).
+builds them (correct, one-wrong and blank, mixed). With --regrade, each course is graded once
+untimed first and the timed run is `grade --force`: the expected values and the compilation
+cache are stored, as in every grading of a lesson after its first.
 Usage: .venv/bin/python benchmarks/grade_ab.py TREE_A [TREE_B (default: this checkout)]
-           [--lesson welcome-02] [-n 20] [--rounds 3] [--workers W] [--unsafe-no-sandbox]
+           [--lesson welcome-02] [-n 20] [--rounds 3] [--workers W] [--unsafe-no-sandbox] [--regrade]
 """
 from __future__ import annotations
 
@@ -50,6 +52,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--unsafe-no-sandbox", action="store_true", help="where bubblewrap cannot start (a TPU host)")
+    parser.add_argument("--regrade", action="store_true", help="time a second grading (--force) of each course")
     args = parser.parse_args()
     trees = {"A": args.tree_a.resolve(), "B": args.tree_b.resolve()}
     for name, tree in trees.items():
@@ -58,13 +61,17 @@ def main() -> None:
     options = [*(["--workers", str(args.workers)] if args.workers else []),
                *(["--unsafe-no-sandbox"] if args.unsafe_no_sandbox else [])]
     print(f"A: {trees['A']}\nB: {trees['B']}\n{args.lesson}, n={args.n}, {args.rounds} rounds, "
-          f"{os.cpu_count()} cores, options: {' '.join(options) or 'none'}", flush=True)
+          f"{os.cpu_count()} cores, options: {' '.join(options) or 'none'}"
+          f"{', a second grading timed' if args.regrade else ''}", flush=True)
     seconds: dict[str, list[float]] = {"A": [], "B": []}
     with tempfile.TemporaryDirectory(prefix="jaxcourse-ab-") as scratch:
         for round_ in range(args.rounds):
             for name in ("A", "B") if round_ % 2 == 0 else ("B", "A"):
                 course = build(Path(scratch) / f"{name}-{round_}", args.lesson, args.n)
-                seconds[name].append(graded_seconds(trees[name], course.root, args.lesson, options))
+                if args.regrade:
+                    graded_seconds(trees[name], course.root, args.lesson, options)
+                timed = [*options, "--force"] if args.regrade else options
+                seconds[name].append(graded_seconds(trees[name], course.root, args.lesson, timed))
                 print(f"round {round_ + 1} {name}: {seconds[name][-1]:.1f} s", flush=True)
     a, b = (statistics.median(seconds[name]) for name in ("A", "B"))
     pairs = [x / y for x, y in zip(seconds["A"], seconds["B"])]

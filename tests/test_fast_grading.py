@@ -17,6 +17,7 @@ from jaxcourse.grading.expected import cache_path, expected_path
 from jaxcourse.grading.options import PREIMPORT
 from jaxcourse.grading.record import executed_path
 from jaxcourse.run import ray_backend
+from jaxcourse.run.backends import WarmSandboxes
 from jaxcourse.run.bubblewrap import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache
 from jaxcourse.run.execute import RunSettings, Sandbox, SandboxSpec
 from jaxcourse.run.limits import Limits
@@ -59,6 +60,27 @@ def test_warm_sandbox_serves_one_notebook_with_nothing_left_behind():
     second = Sandbox(SandboxSpec("cpu", preimport=PREIMPORT)).run(notebook(
         "import os\nprint('file', os.path.exists('/tmp/left-behind'), 'secret' in globals())\n"))
     assert "file False False" in printed(second)
+
+
+def test_a_warm_pool_keeps_one_sandbox_started_for_each_notebook_to_come():
+    """The pool starts before grading has counted what is left to run (one notebook a student);
+    `expect` discards the sandboxes started for notebooks that will not come, and starts the
+    missing ones; none starts ahead when nothing is left."""
+    pool = WarmSandboxes(RunSettings(), None, runs=3, workers=2)
+    try:
+        first = dict(pool.ready)
+        assert sorted(first) == [0, 1]
+        pool.expect(1)
+        assert pool.ready == {0: first[0]}
+        assert first[1].closed and first[1].proc.poll() is not None and not first[1].workdir.exists()
+        assert "ran" in printed(pool.executor(0)(notebook("print('ran')")))
+        assert pool.ready == {}
+        pool.expect(2)
+        assert sorted(pool.ready) == [0, 1] and all(s.alive() for s in pool.ready.values())
+        assert first[0] not in pool.ready.values()
+    finally:
+        pool.close()
+    assert pool.ready == {}
 
 
 def test_a_warm_sandbox_honours_jax_settings_made_before_import_jax():
@@ -365,8 +387,8 @@ def test_graded_runs_build_figures_without_drawing_them():
 
 def test_a_warm_ray_actor_serves_each_notebook_a_fresh_sandbox(local_ray):
     """What an actor keeps between submissions is a started sandbox, never a used one."""
-    executors, close = ray_backend.warm_executors(RunSettings(preimport=PREIMPORT), workers=1, runs=3)
-    (execute,) = executors
+    workers = ray_backend.warm_executors(RunSettings(preimport=PREIMPORT), workers=1, runs=3)
+    (execute,) = workers.executors
     try:
         first = printed(execute(notebook("open('/tmp/left-behind', 'w').write('x')\nsecret = 42\nimport sys\n"
                                          "print('pid', __import__('os').getpid())")))
@@ -374,7 +396,7 @@ def test_a_warm_ray_actor_serves_each_notebook_a_fresh_sandbox(local_ray):
             "import os, sys\nprint('file', os.path.exists('/tmp/left-behind'), 'secret' in globals())\n"
             f"print('preloaded', all(m in sys.modules for m in {PREIMPORT!r}))\n")))
     finally:
-        close()
+        workers.close()
     assert "pid" in first and "file False False" in second and "preloaded True" in second, (first, second)
 
 

@@ -248,14 +248,10 @@ def grade_begun(course: Course, lesson: str, options: Options, begun: GradingSta
         options.log(f"[{index + 1}/{total}] {submission.student}: unchanged, kept")
         kept[index] = entry
     todo = [i for i in range(total) if i not in kept]
-    backend = begun.backend
-    workers = max(1, options.workers or backend.default_workers(options.platform))
-    # The workers' first sandboxes boot while the solution runs: they import no jax and open no
-    # device before their notebook arrives, and the cache they mount is filled before it does.
-    executors, close = backend.executors(options.run_settings(course, lesson), workers,
-                                         len(todo) * len(structure), begun.cache)
+    workers = begun.workers
+    begun.pool.expect(len(todo) * len(structure))
     slots: queue.Queue[Executor] = queue.Queue()
-    for slot in executors:
+    for slot in begun.pool.executors:
         slots.put(slot)
     lock = threading.Lock()
     progress = options.progress
@@ -313,7 +309,6 @@ def grade_begun(course: Course, lesson: str, options: Options, begun: GradingSta
                 raise
             fresh = {index: future.result() for index, future in zip(todo, running)}
     finally:
-        close()
         progress.stop()
     students = [submission.student for submission in submissions]
     assign_late_penalties(course, lesson, students)

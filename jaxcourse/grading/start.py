@@ -1,10 +1,10 @@
 """The start of a lesson's grading: the checks that refuse a run before anything starts, then
 the lesson's expected values on their way in a thread of their own (the stored ones, or the
-instructor's solution run and the cache fill).
+instructor's solution run and the cache fill), and the workers' first sandboxes booting.
 
 Nothing here imports nbgrader. `jaxcourse grade` begins here and imports the rest of the grader
-(nbgrader, about a second, several on a slow filesystem) while the solution's sandbox boots;
-the gradebook's sync and the reading of the submissions overlap it too.
+(nbgrader, about a second, several on a slow filesystem) while those sandboxes boot; the
+gradebook's sync and the reading of the submissions overlap them too.
 """
 from __future__ import annotations
 
@@ -15,13 +15,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ..course import Course, CourseError
 from ..run.backends import BACKENDS, Backend
 from ..run.bubblewrap import CompilationCache, assert_hidden, require_sandbox
+from ..run.supervise import Workers
 from .expected import cache_path, current_expected, expected_values, uses_cache
 from .options import Options
 
 
-def refuse_without_submissions(course: Course, lesson: str, options: Options) -> None:
+def refuse_without_submissions(course: Course, lesson: str, options: Options) -> int:
     """Raise when there is nothing to grade (before the lesson enters the gradebook: `nbgrader
-    export` would show every student 0 for it), or a student named with --student submitted nothing."""
+    export` would show every student 0 for it), or a student named with --student submitted nothing;
+    else return how many students this run may grade."""
     folders = course.submission_folders(lesson)[0]
     if not folders:
         raise CourseError(f"no submissions of {lesson}: no folder {course.submitted}/<student>/{lesson}/ "
@@ -30,11 +32,14 @@ def refuse_without_submissions(course: Course, lesson: str, options: Options) ->
     if missing:
         raise CourseError(f"no submission of {lesson} from {', '.join(missing)} under "
                           f"submitted/<student>/{lesson}/. Nothing was graded.")
+    return len(options.students) if options.students else len(folders)
 
 
 class GradingStart:
     """A lesson's grading, begun: the checks passed, the backend prepared, the lesson's cache
-    folder made (the submissions' sandboxes mount it), and `expected` on its way.
+    folder made (the submissions' sandboxes mount it), `expected` on its way, and the `pool` of
+    workers booting a sandbox each for the first submissions (one a student, until the grading
+    counts what is left to run: `pool.expect`).
 
     `may_run` is set once submissions may run beside what is left of it (expected_values says
     when). Use it as a context manager around the rest of grading: leaving lets the trusted runs
@@ -50,7 +55,7 @@ class GradingStart:
             assert_hidden(course.root)
         self.backend: Backend = BACKENDS[options.backend]
         self.backend.prepare(options.ray_address)
-        refuse_without_submissions(course, lesson, options)
+        students = refuse_without_submissions(course, lesson, options)
         current = current_expected(course, lesson, options)  # before the cache folder is made below
         self.cache = None
         if uses_cache(options):
@@ -59,6 +64,15 @@ class GradingStart:
         self.may_run = threading.Event()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="expected-values")
         self.expected: Future[dict] = self._thread.submit(self._make, course, lesson, options, current)
+        # Booted beside the instructor's runs: they import no jax and open no device before their
+        # notebook arrives, and the cache they mount is filled before it does.
+        self.workers = max(1, options.workers or self.backend.default_workers(options.platform))
+        try:
+            self.pool: Workers = self.backend.executors(options.run_settings(course, lesson), self.workers,
+                                                        students, self.cache)
+        except BaseException:
+            self._thread.shutdown(wait=True)
+            raise
 
     def _make(self, course: Course, lesson: str, options: Options, current: dict | None) -> dict:
         try:
@@ -77,4 +91,5 @@ class GradingStart:
         return self
 
     def __exit__(self, *exc_info) -> None:
+        self.pool.close()  # the sandboxes started ahead for notebooks that never came
         self._thread.shutdown(wait=True)

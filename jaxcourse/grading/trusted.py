@@ -10,18 +10,15 @@ import copy
 import hashlib
 import os
 from pathlib import Path
-from typing import Callable
 
 import nbformat
 from nbformat.notebooknode import NotebookNode
 
 from ..course import Course, CourseError
 from ..run.runner import KERNEL_DIR
-from ..run.supervise import Execution
+from ..run.supervise import Execution, Executor
 from ..run.platforms import TABLE
 from .score import Status, check_records, inert_output_metadata, receipt_of, score_cell
-
-Executor = Callable[[NotebookNode], Execution]
 
 
 def instrument(nb: NotebookNode) -> NotebookNode:

@@ -7,17 +7,15 @@ backend is one module implementing `Backend` and one line in BACKENDS.
 from __future__ import annotations
 
 import threading
-from typing import Callable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from nbformat.notebooknode import NotebookNode
 
 from . import kernelfree, ray_backend
 from .bubblewrap import CompilationCache
 from .execute import RunSettings, Sandbox, preflight
-from .supervise import Execution
+from .supervise import Execution, Executor, Workers
 from .platforms import default_workers
-
-Executor = Callable[[NotebookNode], Execution]
 
 
 @runtime_checkable
@@ -39,10 +37,9 @@ class Backend(Protocol):
     def single(self, settings: RunSettings) -> Executor:
         """An executor for one notebook of the instructor's (the trusted run, recording figures)."""
 
-    def executors(self, settings: RunSettings, workers: int, runs: int,
-                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
-        """`workers` executors for `runs` notebooks in all, and what to call when they are done;
-        `cache` is the lesson's compilation cache where `shares_files`."""
+    def executors(self, settings: RunSettings, workers: int, runs: int, cache: CompilationCache | None) -> Workers:
+        """`workers` executors, for about `runs` notebooks in all until Workers.expect says how
+        many; `cache` is the lesson's compilation cache where `shares_files`."""
 
 
 class WarmSandboxes:
@@ -50,16 +47,27 @@ class WarmSandboxes:
 
     Each sandbox serves exactly one notebook and is then discarded, so nothing crosses
     submissions; only the kernel's start-up and imports overlap with other work. The first
-    ones start at once, while the grader prepares its expected values.
+    ones start at once, while the grader prepares its expected values and reads the submissions.
     """
 
     def __init__(self, settings: RunSettings, cache: CompilationCache | None, runs: int, workers: int):
-        self.settings, self.cache, self.remaining = settings, cache, runs
+        self.settings, self.cache, self.workers = settings, cache, workers
         self.lock = threading.Lock()
         self.ready: dict[int, Sandbox] = {}
-        if settings.warm:
-            for slot in range(min(workers, runs)):
-                self._start_ahead(slot)
+        self.remaining = 0
+        self.expect(runs)
+
+    def expect(self, runs: int) -> None:
+        """`runs` notebooks are to come: one sandbox started ahead for each, up to one a worker."""
+        with self.lock:
+            self.remaining = runs
+            wanted = min(self.workers, runs) if self.settings.warm else 0
+            unused = [self.ready.pop(slot) for slot in sorted(self.ready)[wanted:]]
+            missing = [slot for slot in range(self.workers) if slot not in self.ready][:wanted - len(self.ready)]
+        for sandbox in unused:
+            sandbox.discard()
+        for slot in missing:
+            self._start_ahead(slot)
 
     def _start_ahead(self, slot: int) -> None:
         """Start `slot`'s next sandbox. If it cannot start now, the notebook that needs it tries again
@@ -107,10 +115,9 @@ class Local:
     def single(self, settings: RunSettings) -> Executor:
         return Sandbox(settings.spec(0)).run
 
-    def executors(self, settings: RunSettings, workers: int, runs: int,
-                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
+    def executors(self, settings: RunSettings, workers: int, runs: int, cache: CompilationCache | None) -> Workers:
         pool = WarmSandboxes(settings, cache, runs, workers)
-        return [pool.executor(slot) for slot in range(workers)], pool.close
+        return Workers([pool.executor(slot) for slot in range(workers)], pool.expect, pool.close)
 
 
 BACKENDS: dict[str, Backend] = {

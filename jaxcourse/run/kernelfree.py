@@ -18,7 +18,6 @@ import signal
 import sys
 import tempfile
 import time
-from typing import Callable
 
 from IPython.core.displayhook import DisplayHook
 from IPython.core.displaypub import DisplayPublisher
@@ -29,10 +28,8 @@ from traitlets.config import Config
 from .bubblewrap import CompilationCache
 from .execute import UNDRAWN_FIGURES, BackendUnavailable, PlatformUnavailable, RunSettings
 from .runner import KERNEL_DIR
-from .supervise import Execution
+from .supervise import Execution, Executor, Workers
 from .platforms import TABLE
-
-Executor = Callable[[NotebookNode], Execution]
 
 
 # ---------------------------------------------------------------- a kernel-free notebook run
@@ -252,6 +249,6 @@ class InProcess:
         return execute
 
     def executors(self, settings: RunSettings, workers: int, runs: int,
-                  cache: CompilationCache | None) -> tuple[list[Executor], Callable[[], None]]:
+                  cache: CompilationCache | None) -> Workers:
         raise BackendUnavailable("the in-process backend runs the instructor's notebooks only, never a "
                                  "submission: grade with --backend local or ray")

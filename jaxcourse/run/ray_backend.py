@@ -16,7 +16,7 @@ from nbformat.notebooknode import NotebookNode
 
 from .execute import BackendUnavailable, RunSettings, Sandbox
 from .execute import preflight as local_preflight
-from .supervise import Execution
+from .supervise import Execution, Workers
 from .platforms import TABLE
 
 
@@ -86,7 +86,7 @@ class WarmNodeSandbox:
             self.ready = None
 
 
-def warm_executors(settings: RunSettings, workers: int, runs: int):
+def warm_executors(settings: RunSettings, workers: int, runs: int) -> Workers:
     """One warm actor per worker; a sandbox is started ahead only for a notebook still to come.
 
     Each actor is created with its first notebook: an actor holds its core or chip for good, and
@@ -109,12 +109,16 @@ def warm_executors(settings: RunSettings, workers: int, runs: int):
             return ray.get(actors[index].run.remote(nb, warm_next))
         return execute
 
+    def expect(runs_left: int) -> None:
+        with lock:
+            remaining[0] = runs_left
+
     def close() -> None:
         started = [handle for handle in actors if handle is not None]
         ray.get([handle.close.remote() for handle in started])
         for handle in started:
             ray.kill(handle)
-    return [executor_for(index) for index in range(len(actors))], close
+    return Workers([executor_for(index) for index in range(len(actors))], expect, close)
 
 
 def executor(settings: RunSettings):
@@ -144,7 +148,7 @@ class Ray:
     def single(self, settings: RunSettings):
         return executor(settings)
 
-    def executors(self, settings: RunSettings, workers: int, runs: int, cache):
+    def executors(self, settings: RunSettings, workers: int, runs: int, cache) -> Workers:
         if not settings.warm:
-            return [executor(settings)] * workers, lambda: None
+            return Workers([executor(settings)] * workers, lambda runs: None, lambda: None)
         return warm_executors(settings, workers, runs)

@@ -13,6 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import nbformat
 
@@ -41,6 +42,21 @@ class Execution:
     seconds: float = 0.0
     stderr_tail: str = field(default="", repr=False)
     node: str = ""                           # the Ray node that ran it; empty when it ran on this host
+
+
+Executor = Callable[[nbformat.NotebookNode], Execution]
+
+
+@dataclass
+class Workers:
+    """One executor per worker slot for the notebooks of one run; `close` when they are done.
+
+    A pool starts before its run knows how many notebooks it has: `expect(runs)`, called once
+    that is known and before the first notebook, says how many are to come, and no sandbox
+    starts ahead for more."""
+    executors: list[Executor]
+    expect: Callable[[int], None]
+    close: Callable[[], None]
 
 
 class Output:
