@@ -8,9 +8,11 @@ discarded) and at the machine's busy CPU time (/proc/stat: run it on a quiet mac
 prints, for each second: the sandboxes booting or waiting, the notebooks running, and the cores
 busy; then the phases: until the
 first notebook runs, until the first submission runs (the runs before it are the instructor's:
-the cache fill, and the solution where it runs first), the submissions' span and the tail.
+the cache fill, and the solution where it runs first), the submissions' span and the tail. With
+--regrade the course is graded once unwatched first, and the watched run is `grade --force`, as
+every grading of a lesson after its first (the expected values and the cache stored).
 Usage: .venv/bin/python benchmarks/grade_timeline.py [--lesson welcome-02] [-n 36] [--workers W]
-                                                     [--unsafe-no-sandbox] [--json PATH]
+                                                     [--unsafe-no-sandbox] [--regrade] [--json PATH]
 """
 from __future__ import annotations
 
@@ -89,19 +91,23 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=36)
     parser.add_argument("--workers", type=int, default=default_workers("cpu"))
     parser.add_argument("--unsafe-no-sandbox", action="store_true", help="grade without bubblewrap (a TPU host)")
+    parser.add_argument("--regrade", action="store_true", help="watch a second grading (--force) of the course")
     parser.add_argument("--json", type=Path, metavar="PATH", help="keep the sandboxes' moments and the samples here")
     args = parser.parse_args()
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "JAX_PLATFORMS": "cpu"}
     cmd = [sys.executable, "-m", "jaxcourse.cli", "grade", args.lesson, "--quiet", "--workers", str(args.workers),
            *(["--unsafe-no-sandbox"] if args.unsafe_no_sandbox else [])]
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     with tempfile.TemporaryDirectory(prefix="jaxcourse-timeline-") as tmp:
         course = build(Path(tmp) / "course", args.lesson, args.n)
-        sandboxes, samples = watch(cmd, course.root, {**env, "PYTHONPATH": os.pathsep.join(
-            filter(None, [str(REPO), env.get("PYTHONPATH")]))})
+        if args.regrade:
+            subprocess.run(cmd, cwd=course.root, env=env, capture_output=True, check=False)
+        sandboxes, samples = watch([*cmd, *(["--force"] if args.regrade else [])], course.root, env)
     rows, summary = per_second(sandboxes, samples), phases(sandboxes, args.n, samples[-1][0])
     cpu = samples[-1][1] - samples[0][1]  # 0 where /proc/stat stands still (gVisor's does)
     print(f"{args.lesson}, n={args.n}, {args.workers} workers, {os.cpu_count()} cores, "
-          f"{'unsandboxed' if args.unsafe_no_sandbox else 'sandboxed'}: {summary['end']:.1f} s, " + (
+          f"{'unsandboxed' if args.unsafe_no_sandbox else 'sandboxed'}{', a second grading' if args.regrade else ''}: "
+          f"{summary['end']:.1f} s, " + (
               f"{cpu:.0f} CPU-s of the machine ({cpu / args.n:.2f} a submission)" if cpu else "/proc/stat counts no CPU here"))
     print(" second | booting or waiting | running | cores busy")
     for row in rows:
@@ -113,7 +119,8 @@ def main() -> None:
           f"{summary['ran_median']:.1f} s (median)")
     if args.json:
         args.json.write_text(json.dumps({"lesson": args.lesson, "n": args.n, "workers": args.workers,
-                                         "cores": os.cpu_count(), "sandboxed": not args.unsafe_no_sandbox,
+                                         "regrade": args.regrade, "cores": os.cpu_count(),
+                                         "sandboxed": not args.unsafe_no_sandbox,
                                          "summary": summary, "seconds": rows, "sandboxes": sandboxes}, indent=1))
 
 

@@ -16,7 +16,7 @@ from jaxcourse.grading import expected as expected_store
 from jaxcourse.grading.expected import cache_path, expected_path
 from jaxcourse.grading.options import PREIMPORT
 from jaxcourse.grading.record import executed_path
-from jaxcourse.run import ray_backend
+from jaxcourse.run import backends, ray_backend
 from jaxcourse.run.backends import WarmSandboxes
 from jaxcourse.run.bubblewrap import SANDBOX_CACHE, SANDBOX_FONT_CACHE, CompilationCache
 from jaxcourse.run.execute import RunSettings, Sandbox, SandboxSpec
@@ -62,10 +62,25 @@ def test_warm_sandbox_serves_one_notebook_with_nothing_left_behind():
     assert "file False False" in printed(second)
 
 
-def test_a_warm_pool_keeps_one_sandbox_started_for_each_notebook_to_come():
+@pytest.mark.parametrize("cores, at_once", [(2, 0), (4, 1), (13, 2)])
+def test_a_warm_pool_starts_at_once_only_on_the_cores_the_start_leaves_free(monkeypatch, cores, at_once):
+    """Beside the solution run, the cache fill and the grader's own start: on 2 cores booting
+    early only slowed them; `expect` starts the others."""
+    monkeypatch.setattr(backends, "usable_cores", lambda: cores)
+    pool = WarmSandboxes(RunSettings(), None, runs=3, workers=2)
+    try:
+        assert sorted(pool.ready) == list(range(at_once))
+        pool.expect(3)
+        assert sorted(pool.ready) == [0, 1]
+    finally:
+        pool.close()
+
+
+def test_a_warm_pool_keeps_one_sandbox_started_for_each_notebook_to_come(monkeypatch):
     """The pool starts before grading has counted what is left to run (one notebook a student);
     `expect` discards the sandboxes started for notebooks that will not come, and starts the
     missing ones; none starts ahead when nothing is left."""
+    monkeypatch.setattr(backends, "usable_cores", lambda: 13)
     pool = WarmSandboxes(RunSettings(), None, runs=3, workers=2)
     try:
         first = dict(pool.ready)

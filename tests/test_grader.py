@@ -184,15 +184,12 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize("values", ["made", "stored"])
-def test_grade_starts_sandboxes_before_it_imports_nbgrader(tmp_path, values):
-    """`jaxcourse grade` boots its sandboxes first: the instructor's solution run and, with the
-    expected values stored (every grading after a lesson's first), the workers' own; importing
-    nbgrader, syncing the gradebook and reading the submissions overlap them (grading/start.py)."""
+def test_grade_starts_the_solution_run_before_it_imports_nbgrader(tmp_path):
+    """`jaxcourse grade` boots the instructor's solution run first; importing nbgrader, syncing
+    the gradebook and reading the submissions overlap it (grading/start.py)."""
     course = fresh_tiny(tmp_path)
     submit_solution(course, "ada")
-    if values == "made":
-        expected_path(course, "tiny", "cpu").unlink()  # the fresh course's values: the solution runs again
+    expected_path(course, "tiny", "cpu").unlink()  # the fresh course's values: the solution runs again
     done = subprocess.run([sys.executable, "-c", NBGRADER_AFTER_A_SANDBOX, "grade", "tiny", "--quiet",
                            "--course-dir", str(course.root)], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -4,6 +4,7 @@ single sandboxes or inject faults into one grading stage."""
 import codecs
 import json
 import re
+import threading
 
 import nbformat
 import pytest
@@ -17,7 +18,7 @@ from jaxcourse.course import CourseError
 from jaxcourse.grading.record import LedgerEntry, gradebook_marks
 from jaxcourse.grading.report import read_csv, write_lesson_feedback
 from jaxcourse.run import backends
-from jaxcourse.run.execute import Sandbox, SandboxSpec
+from jaxcourse.run.execute import PlatformUnavailable, Sandbox, SandboxSpec
 from jaxcourse.run.limits import Limits
 from test_core import colab_download
 from test_fast_grading import printed
@@ -229,6 +230,34 @@ def test_a_solution_that_fails_its_own_tests_stops_grading_and_records_nothing(t
     with pytest.raises(CourseError, match="does not pass its own tests"):
         grade_course(course, workers=2)
     assert not any(LedgerEntry.path(course, "tiny", student).exists() for student in ("a", "b", "c", "d"))
+    assert not (course.grades / "tiny.csv").exists() and not any(course.autograded.rglob("*.ipynb"))
+    assert not any(marks.cells for marks in gradebook_marks(course, "tiny").values())
+
+
+def test_with_stored_values_submissions_run_beside_the_platform_check_and_its_failure_records_nothing(
+        tmp_path, monkeypatch):
+    """A second grading (the expected values stored) checks that JAX starts the platform here; on
+    CPU the submissions do not wait for that check, and a check that fails keeps nothing of theirs."""
+    course = fresh_tiny(tmp_path)
+    for student in ("a", "b"):
+        submit_solution(course, student)
+    ran = threading.Event()
+    run = Sandbox.run
+
+    def running(self, nb):
+        ran.set()
+        return run(self, nb)
+
+    def failing_check(platform):
+        ran.wait(120)
+        raise PlatformUnavailable("JAX cannot use cpu here (a stand-in for a broken install)")
+
+    monkeypatch.setattr(Sandbox, "run", running)
+    monkeypatch.setattr(backends.BACKENDS["local"], "preflight", failing_check)
+    with pytest.raises(PlatformUnavailable):
+        grade_course(course, workers=2)
+    assert ran.is_set(), "the submissions waited for the platform check"
+    assert not any(LedgerEntry.path(course, "tiny", student).exists() for student in ("a", "b"))
     assert not (course.grades / "tiny.csv").exists() and not any(course.autograded.rglob("*.ipynb"))
     assert not any(marks.cells for marks in gradebook_marks(course, "tiny").values())
 

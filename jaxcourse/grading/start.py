@@ -1,6 +1,7 @@
 """The start of a lesson's grading: the checks that refuse a run before anything starts, then
 the lesson's expected values on their way in a thread of their own (the stored ones, or the
-instructor's solution run and the cache fill), and the workers' first sandboxes booting.
+instructor's solution run and the cache fill), and the workers' pool, whose first sandboxes
+boot at once where cores are free.
 
 Nothing here imports nbgrader. `jaxcourse grade` begins here and imports the rest of the grader
 (nbgrader, about a second, several on a slow filesystem) while those sandboxes boot; the
@@ -15,6 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from ..course import Course, CourseError
 from ..run.backends import BACKENDS, Backend
 from ..run.bubblewrap import CompilationCache, assert_hidden, require_sandbox
+from ..run.platforms import TABLE
 from ..run.supervise import Workers
 from .expected import cache_path, current_expected, expected_values, uses_cache
 from .options import Options
@@ -37,9 +39,9 @@ def refuse_without_submissions(course: Course, lesson: str, options: Options) ->
 
 class GradingStart:
     """A lesson's grading, begun: the checks passed, the backend prepared, the lesson's cache
-    folder made (the submissions' sandboxes mount it), `expected` on its way, and the `pool` of
-    workers booting a sandbox each for the first submissions (one a student, until the grading
-    counts what is left to run: `pool.expect`).
+    folder made (the submissions' sandboxes mount it), `expected` on its way, and the workers'
+    `pool` started (one notebook a student, until the grading counts what is left to run:
+    `pool.expect`).
 
     `may_run` is set once submissions may run beside what is left of it (expected_values says
     when). Use it as a context manager around the rest of grading: leaving lets the trusted runs
@@ -64,8 +66,8 @@ class GradingStart:
         self.may_run = threading.Event()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="expected-values")
         self.expected: Future[dict] = self._thread.submit(self._make, course, lesson, options, current)
-        # Booted beside the instructor's runs: they import no jax and open no device before their
-        # notebook arrives, and the cache they mount is filled before it does.
+        # Its sandboxes boot beside the instructor's runs: they import no jax and open no device
+        # before their notebook arrives, and the cache they mount is filled before it does.
         self.workers = max(1, options.workers or self.backend.default_workers(options.platform))
         try:
             self.pool: Workers = self.backend.executors(options.run_settings(course, lesson), self.workers,
@@ -77,6 +79,8 @@ class GradingStart:
     def _make(self, course: Course, lesson: str, options: Options, current: dict | None) -> dict:
         try:
             if current:  # stored values prove nothing about this machine; a fresh run's receipt does
+                if not TABLE[options.platform].exclusive:
+                    self.may_run.set()  # as beside a solution run: if the check fails, nothing is recorded
                 self.backend.preflight(options.platform)
                 return current
             return expected_values(course, lesson, options, self.backend.preflight, self.may_run)

@@ -15,7 +15,7 @@ from . import kernelfree, ray_backend
 from .bubblewrap import CompilationCache
 from .execute import RunSettings, Sandbox, preflight
 from .supervise import Execution, Executor, Workers
-from .platforms import default_workers
+from .platforms import default_workers, usable_cores
 
 
 @runtime_checkable
@@ -42,12 +42,17 @@ class Backend(Protocol):
         many; `cache` is the lesson's compilation cache where `shares_files`."""
 
 
+# Cores left to the grading run's start: the solution run, the cache fill and the grader itself.
+START_CORES = 3
+
+
 class WarmSandboxes:
     """One started sandbox waiting per worker slot, as long as notebooks remain to run.
 
     Each sandbox serves exactly one notebook and is then discarded, so nothing crosses
-    submissions; only the kernel's start-up and imports overlap with other work. The first
-    ones start at once, while the grader prepares its expected values and reads the submissions.
+    submissions; only the kernel's start-up and imports overlap with other work. The first ones
+    start at once, beside the grading run's start, on the cores it leaves free (none on 2 cores,
+    where they only slowed it); `expect` starts the others.
     """
 
     def __init__(self, settings: RunSettings, cache: CompilationCache | None, runs: int, workers: int):
@@ -55,7 +60,7 @@ class WarmSandboxes:
         self.lock = threading.Lock()
         self.ready: dict[int, Sandbox] = {}
         self.remaining = 0
-        self.expect(runs)
+        self.expect(min(runs, max(0, usable_cores() - START_CORES)))
 
     def expect(self, runs: int) -> None:
         """`runs` notebooks are to come: one sandbox started ahead for each, up to one a worker."""
