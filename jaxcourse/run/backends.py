@@ -59,8 +59,8 @@ class WarmSandboxes:
         self.settings, self.cache, self.workers = settings, cache, workers
         self.lock = threading.Lock()
         self.ready: dict[int, Sandbox] = {}
-        self.remaining = 0
         self.expect(min(runs, max(0, usable_cores() - START_CORES)))
+        self.remaining = runs
 
     def expect(self, runs: int) -> None:
         """`runs` notebooks are to come: one sandbox started ahead for each, up to one a worker."""
