@@ -101,7 +101,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="jaxcourse-timeline-") as tmp:
         course = build(Path(tmp) / "course", args.lesson, args.n)
         if args.regrade:
-            subprocess.run(cmd, cwd=course.root, env=env, capture_output=True, check=False)
+            first = subprocess.run(cmd, cwd=course.root, env=env, capture_output=True, text=True)
+            if first.returncode not in (0, 1):  # 1: some grade is not final, as a blank submission's may be
+                sys.exit(f"the first grading failed ({first.returncode}):\n{first.stderr[-2000:]}")
         sandboxes, samples = watch([*cmd, *(["--force"] if args.regrade else [])], course.root, env)
     rows, summary = per_second(sandboxes, samples), phases(sandboxes, args.n, samples[-1][0])
     cpu = samples[-1][1] - samples[0][1]  # 0 where /proc/stat stands still (gVisor's does)

@@ -59,13 +59,18 @@ class WarmSandboxes:
         self.settings, self.cache, self.workers = settings, cache, workers
         self.lock = threading.Lock()
         self.ready: dict[int, Sandbox] = {}
-        self.expect(min(runs, max(0, usable_cores() - START_CORES)))
         self.remaining = runs
+        self._keep_started(min(runs, max(0, usable_cores() - START_CORES)))
 
     def expect(self, runs: int) -> None:
         """`runs` notebooks are to come: one sandbox started ahead for each, up to one a worker."""
         with self.lock:
             self.remaining = runs
+        self._keep_started(runs)
+
+    def _keep_started(self, runs: int) -> None:
+        """Discard or start sandboxes so that one waits for each of `runs` notebooks, up to one a worker."""
+        with self.lock:
             wanted = min(self.workers, runs) if self.settings.warm else 0
             unused = [self.ready.pop(slot) for slot in sorted(self.ready)[wanted:]]
             missing = [slot for slot in range(self.workers) if slot not in self.ready][:wanted - len(self.ready)]
