@@ -28,7 +28,7 @@ from jaxcourse.run.bubblewrap import SandboxUnavailable, accelerator_nodes, bwra
 from jaxcourse.run.execute import RunSettings
 from jaxcourse.run.limits import Limits, Watchdog, device_mapped_bytes, tree_usage
 from jaxcourse.run.platforms import worker_env
-from jaxcourse.run.workdirs import RUNS_PREFIX, remove_abandoned_runs, runs_folder
+from jaxcourse.run.workdirs import RUNS_PREFIX, locked_run_folder, remove_abandoned_runs, runs_folder
 
 pytestmark = pytest.mark.fast
 
@@ -806,6 +806,34 @@ def test_abandoned_runs_are_removed_and_nothing_else_is_followed_or_removed(temp
     assert remove_abandoned_runs.__wrapped__() == 1
     assert not abandoned.exists() and (theirs / "file").exists() and (target / "file").exists()
     assert (runs / "run-link").is_symlink()
+
+
+def test_a_run_folder_is_never_removed_while_it_is_being_made():
+    """A grader that removes abandoned folders (each grader does, at its first sandbox) runs beside
+    graders making theirs. Before, it could take a new folder's lock before its maker did, find it
+    free and remove the folder: the sandbox built in it then failed (bwrap's status 1)."""
+    removed, stop = 0, threading.Event()
+
+    def remove_abandoned():
+        while not stop.is_set():
+            remove_abandoned_runs.__wrapped__()
+
+    remover = threading.Thread(target=remove_abandoned)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible, as a loaded machine does
+    try:
+        remover.start()
+        for _ in range(1000):
+            workdir, lock = locked_run_folder()
+            time.sleep(0.0005)  # the remover's turn
+            removed += not (workdir / ".lock").exists()
+            safefs.remove_tree(workdir)
+            os.close(lock)
+    finally:
+        stop.set()
+        remover.join()
+        sys.setswitchinterval(interval)
+    assert removed == 0, f"{removed} of 1000 folders removed while being made"
 
 
 def test_tree_usage_counts_folders_and_files(tmp_path):

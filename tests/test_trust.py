@@ -12,12 +12,12 @@ import pytest
 from conftest import fresh_tiny, grade, submit_solution
 from jaxcourse.authoring.release import release
 from jaxcourse.grading import grade as grading
-from jaxcourse.grading.expected import cache_path
+from jaxcourse.grading.expected import cache_path, trusted_run
 from jaxcourse.grading.grade import Options, grade_lesson
 from jaxcourse.course import CourseError
 from jaxcourse.grading.record import LedgerEntry, gradebook_marks
 from jaxcourse.grading.report import read_csv, write_lesson_feedback
-from jaxcourse.run import backends
+from jaxcourse.run import backends, bubblewrap
 from jaxcourse.run.execute import PlatformUnavailable, Sandbox, SandboxSpec
 from jaxcourse.run.limits import Limits
 from test_core import colab_download
@@ -232,6 +232,15 @@ def test_a_solution_that_fails_its_own_tests_stops_grading_and_records_nothing(t
     assert not any(LedgerEntry.path(course, "tiny", student).exists() for student in ("a", "b", "c", "d"))
     assert not (course.grades / "tiny.csv").exists() and not any(course.autograded.rglob("*.ipynb"))
     assert not any(marks.cells for marks in gradebook_marks(course, "tiny").values())
+
+
+def test_a_solution_whose_sandbox_does_not_start_says_why(tmp_path, monkeypatch):
+    """The instructor sees bwrap's own words, not only the runner's exit status."""
+    course = fresh_tiny(tmp_path)
+    monkeypatch.setattr(bubblewrap, "BASIC_DEVICES", (*bubblewrap.BASIC_DEVICES, "jaxcourse-missing"))
+    with pytest.raises(CourseError, match=r"tiny: the solution notebook did not run: the notebook runner exited "
+                                          r"with status 1\n  its last output:\n.*/dev/jaxcourse-missing"):
+        trusted_run(course, "tiny", Options(log=lambda *_: None))
 
 
 def test_with_stored_values_submissions_run_beside_the_platform_check_and_its_failure_records_nothing(

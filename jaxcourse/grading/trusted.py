@@ -141,7 +141,9 @@ def judge_solution(course: Course, lesson: str, platform: str, execution: Execut
     Raises CourseError unless every test cell passes and exports at least one hidden check.
     """
     if merged is None:
-        raise CourseError(f"{lesson}: the solution notebook did not run: {problem or execution.fatal or execution.stderr_tail[-500:]}")
+        why = problem or execution.fatal or "no notebook came back"
+        last = execution.stderr_tail.strip()[-1000:]  # the instructor's own run: bwrap's or the runner's words
+        raise CourseError(f"{lesson}: the solution notebook did not run: {why}" + (f"\n  its last output:\n{last}" if last else ""))
     failures, expected = solution_failures(platform, execution, merged, receipt)
     if failures:
         raise CourseError(f"{lesson}: the instructor solution does not pass its own tests:\n  "

@@ -52,8 +52,11 @@ def locked_run_folder() -> tuple[Path, int]:
     runs = runs_folder()
     remove_abandoned_runs()
     workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runs))
-    lock = os.open(workdir / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    lock = os.open(workdir / ".lock-taking", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     fcntl.flock(lock, fcntl.LOCK_EX)
+    # Named .lock only once held: a grader removing abandoned folders could otherwise take the
+    # lock first, find it free, and remove this folder as it is being filled.
+    os.rename(workdir / ".lock-taking", workdir / ".lock")
     return workdir, lock
 
 
