@@ -808,7 +808,7 @@ def test_abandoned_runs_are_removed_and_nothing_else_is_followed_or_removed(temp
     assert (runs / "run-link").is_symlink()
 
 
-def test_a_run_folder_is_never_removed_while_it_is_being_made():
+def test_a_run_folder_is_never_removed_while_it_is_being_made(temporary_folder):
     """A grader that removes abandoned folders (each grader does, at its first sandbox) runs beside
     graders making theirs. Before, it could take a new folder's lock before its maker did, find it
     free and remove the folder: the sandbox built in it then failed (bwrap's status 1)."""

@@ -306,7 +306,8 @@ def test_a_killed_grader_leaves_no_run_folder_behind(tmp_path):
                                "box = Sandbox()\nprint(box.workdir, flush=True)\ntime.sleep(600)\n"],
                               stdout=subprocess.PIPE, text=True)
     workdir = grader.stdout.readline().strip()
-    assert os.path.isdir(workdir) and remove_abandoned_runs.__wrapped__() == 0  # a live grader's folder stays
+    remove_abandoned_runs.__wrapped__()  # (other tests' killed graders may have left folders it removes)
+    assert os.path.isdir(workdir), "a live grader's folder was removed"
     grader.kill()
     grader.wait()
     assert os.path.isdir(workdir)
